@@ -1,0 +1,187 @@
+"""Settings of the page, the URL parameters that carry them, and the state JSON.
+
+Data flows one way: URL / controls -> Settings -> tokens -> Attention -> HTML and state.
+The URL parameters and the JSON are a contract with host pages and tests
+(see DESIGN.md): `s`, `focus`, `mask`, `self`, `lang`, and a version-1 state object.
+"""
+
+import json
+from urllib.parse import parse_qs, urlencode
+
+from app import attention, i18n
+from app.lexicon import lookup, tokenize
+
+MAX_TOKENS = 60  # the most words (and punctuation marks) the page shows well
+MAX_CHARS = 2000  # longer text is refused before it is even split into words
+_TRUE = ("1", "true", "on", "yes")
+_FALSE = ("0", "false", "off", "no", "")
+
+
+class Settings:
+    """What the student chose. `text` is what is in the box; `sentence` what is analysed."""
+
+    __slots__ = ("sentence", "text", "focus", "mask", "include_self", "lang")
+
+    def __init__(self, sentence, focus=None, mask=False, include_self=False, lang="it", text=None):
+        self.sentence = sentence
+        self.text = sentence if text is None else text
+        self.focus = focus  # 0-based index of the selected word, or None
+        self.mask = mask
+        self.include_self = include_self
+        self.lang = lang
+
+    def copy(self, **changes):
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        fields.update(changes)
+        return Settings(**fields)
+
+    def __repr__(self):
+        return "Settings(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
+
+
+def default_settings(lang=i18n.DEFAULT_LANG):
+    sentence, focus = i18n.PRESETS[lang][0]
+    return Settings(sentence, focus, lang=lang)
+
+
+def preset_index(sentence, lang):
+    """Index of `sentence` among the language's presets, or None."""
+    for i, (s, _) in enumerate(i18n.PRESETS[lang]):
+        if s == sentence:
+            return i
+    return None
+
+
+class Note:
+    """A message for the student: a string key and its parameters (translated at render)."""
+
+    __slots__ = ("key", "params", "level")
+
+    def __init__(self, key, level="warning", **params):
+        self.key, self.params, self.level = key, params, level
+
+    def __repr__(self):
+        return f"Note({self.key!r}, {self.params!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Note) and (self.key, self.params) == (other.key, other.params)
+
+
+def check_sentence(text, lexicon):
+    """(tokens, None) for a sentence the page can show, or (None, Note) saying why not."""
+    if len(text) > MAX_CHARS:
+        return None, Note("too_long_chars", count=len(text), limit=MAX_CHARS)
+    words = tokenize(text, lexicon.lang)
+    if not words:
+        return None, Note("empty")
+    if len(words) > MAX_TOKENS:
+        return None, Note("too_long", count=len(words), limit=MAX_TOKENS)
+    return lookup(words, lexicon), None
+
+
+def _first(params, name):
+    values = params.get(name)
+    return values[0] if values else None
+
+
+def parse_params(search, lexicons):
+    """Settings from a URL query string, and notes for every value that had to be replaced.
+
+    Unknown `lang` -> Italian; a sentence that is blank or too long -> the first example
+    (the text still goes into the box); `focus` not a word index -> no word selected;
+    `mask`/`self` not 0/1 -> 0. Repeated parameters: the first one counts.
+    """
+    params = parse_qs(search.lstrip("?"), keep_blank_values=True)
+    notes = []
+
+    lang = _first(params, "lang")
+    if lang is None:
+        lang = i18n.DEFAULT_LANG
+    elif lang not in i18n.LANGS:
+        notes.append(Note("link_lang_bad", value=lang))
+        lang = i18n.DEFAULT_LANG
+    settings = default_settings(lang)
+
+    sentence = _first(params, "s")
+    if sentence is not None:
+        tokens, problem = check_sentence(sentence, lexicons[lang])
+        if tokens is None:
+            notes.append(Note("link_sentence_bad", why=problem))
+            settings.text = sentence  # keep what the link carried in the box
+        else:
+            settings.sentence = settings.text = sentence
+            preset = preset_index(sentence, lang)
+            settings.focus = None if preset is None else i18n.PRESETS[lang][preset][1]
+    n = len(tokenize(settings.sentence, lang))
+
+    focus = _first(params, "focus")
+    if focus is not None:
+        digits = focus.strip()
+        value = int(digits) if digits.isascii() and digits.isdigit() else None
+        if value is not None and value < n:
+            settings.focus = value
+        else:
+            notes.append(Note("link_focus_bad", value=focus))
+            settings.focus = None
+
+    for name, attr in (("mask", "mask"), ("self", "include_self")):
+        value = _first(params, name)
+        if value is None:
+            continue
+        if value.strip().lower() in _TRUE:
+            setattr(settings, attr, True)
+        elif value.strip().lower() in _FALSE:
+            setattr(settings, attr, False)
+        else:
+            notes.append(Note("link_flag_bad", name=name, value=value))
+    return settings, notes
+
+
+def to_params(settings):
+    """The URL query string (without '?') that reproduces these settings."""
+    pairs = [("s", settings.sentence)]
+    if settings.focus is not None:
+        pairs.append(("focus", str(settings.focus)))
+    pairs += [("mask", "1" if settings.mask else "0"), ("self", "1" if settings.include_self else "0"),
+              ("lang", settings.lang)]
+    return urlencode(pairs)
+
+
+def analyse(settings, tokens):
+    """The attention record for the selected word, or None when no word is selected."""
+    if settings.focus is None or not 0 <= settings.focus < len(tokens):
+        return None
+    return attention.attend([t.card for t in tokens], settings.focus, settings.mask,
+                            settings.include_self)
+
+
+def build_state(settings, tokens, result):
+    """The version-1 state object of DESIGN.md (plain data, full-precision floats)."""
+    n = len(tokens)
+    if result is None:
+        rows = [{"index": j, "candidate": False, "dot": None, "logit": None, "weight": 0.0,
+                 "percent": "0%"} for j in range(n)]
+    else:
+        rows = [{"index": j, "candidate": result.candidates[j], "dot": result.dots[j],
+                 "logit": result.logits[j], "weight": result.weights[j],
+                 "percent": f"{result.percents[j]}%"} for j in range(n)]
+    return {
+        "version": 1,
+        "lang": settings.lang,
+        "sentence": settings.sentence,
+        "features": list(attention.FEATURES),
+        "tokens": [{"text": t.text, "card": list(t.card), "known": t.known} for t in tokens],
+        "w_q": [list(r) for r in attention.W_Q],
+        "focus": None if result is None else result.focus,
+        "mask": settings.mask,
+        "include_self": settings.include_self,
+        "d_k": attention.D_K,
+        "scale": attention.SCALE,
+        "query": None if result is None else list(result.query),
+        "rows": rows,
+    }
+
+
+def state_json(state):
+    """JSON text safe to put inside a <script> element (no '<' can close it)."""
+    return json.dumps(state, ensure_ascii=False, allow_nan=False).replace("<", "\\u003c")

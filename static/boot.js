@@ -1,0 +1,82 @@
+/* Attention Explorer: loading progress and failure messages while Python starts.
+   Plain JavaScript with no dependencies. It only talks about loading: once Python is up,
+   app/main.py owns the page (and sets data-state="ready" on <html>). */
+(function () {
+  "use strict";
+  var html = document.documentElement;
+  var lang = new URLSearchParams(location.search).get("lang") === "en" ? "en" : "it";
+  var T = {
+    it: {
+      start: "Avvio di Python nel browser…",
+      stages: {
+        "Loading Pyodide": "Avvio di Python: preparo l'interprete…",
+        "Loading Storage": "Avvio di Python: preparo la memoria…",
+        "Loading interpreter": "Avvio di Python: scarico e avvio l'interprete (qualche secondo)…",
+        "Loaded interpreter": "Avvio di Python: carico il programma della pagina…"
+      },
+      slow: "Python ci sta mettendo più del solito ad avviarsi. L'esempio qui sotto è già calcolato; attendi ancora qualche secondo o ricarica la pagina.",
+      failed: "Non è stato possibile avviare Python in questo browser, quindi la pagina non può ricalcolare. L'esempio qui sotto resta leggibile. Ricarica la pagina o prova con un altro browser; se succede sempre, la rete della scuola potrebbe bloccare i file .wasm."
+    },
+    en: {
+      start: "Starting Python in the browser…",
+      stages: {
+        "Loading Pyodide": "Starting Python: preparing the interpreter…",
+        "Loading Storage": "Starting Python: preparing storage…",
+        "Loading interpreter": "Starting Python: downloading and starting the interpreter (a few seconds)…",
+        "Loaded interpreter": "Starting Python: loading the page's program…"
+      },
+      slow: "Python is taking longer than usual to start. The example below is already computed; wait a few more seconds or reload the page.",
+      failed: "Python could not start in this browser, so the page cannot recompute. The example below stays readable. Reload the page or try another browser; if it keeps happening, the school network may be blocking .wasm files."
+    }
+  }[lang];
+  var steps = ["Loading Pyodide", "Loading Storage", "Loading interpreter", "Loaded interpreter"];
+
+  function status() { return document.getElementById("status"); }
+  function say(message, done) {
+    var el = status();
+    if (!el) return;
+    el.querySelector(".status-text").textContent = message;
+    var bar = el.querySelector("progress");
+    if (bar && done !== undefined) bar.value = done;
+  }
+  function fail(detail) {
+    if (html.dataset.state !== "loading") return;
+    html.dataset.state = "error";
+    say(T.failed);
+    var el = status();
+    if (el) {
+      el.classList.add("failed");
+      el.setAttribute("role", "alert");
+      var bar = el.querySelector("progress");
+      if (bar) bar.hidden = true;
+    }
+    if (window.console) console.error("Attention Explorer could not start Python:", detail);
+  }
+
+  if (location.search && /(^|[?&])(s|focus|mask|self|lang)=/.test(location.search)) {
+    html.classList.add("pending");  /* the pre-rendered example is not what the link asks */
+  }
+  document.addEventListener("DOMContentLoaded", function () { say(T.start, 0.05); });
+  window.addEventListener("py:progress", function (event) {
+    var i = steps.indexOf(event.detail);
+    if (i >= 0) say(T.stages[event.detail], (i + 1) / (steps.length + 1));
+  });
+  /* A script, stylesheet or module that fails to load before Python is ready. */
+  window.addEventListener("error", function (event) {
+    var t = event.target;
+    if (t && t !== window && (t.tagName === "SCRIPT" || t.tagName === "LINK")) fail(t.src || t.href);
+    else if (event.error) fail(event.error);
+  }, true);
+  window.addEventListener("unhandledrejection", function (event) { fail(event.reason); });
+  /* PyScript writes its own error box into the page when the interpreter fails. */
+  new MutationObserver(function (records) {
+    for (var r = 0; r < records.length; r++) {
+      var added = records[r].addedNodes;
+      for (var i = 0; i < added.length; i++) {
+        var node = added[i];
+        if (node.nodeType === 1 && node.classList.contains("py-error")) fail(node.textContent);
+      }
+    }
+  }).observe(document.documentElement, { childList: true, subtree: true });
+  setTimeout(function () { if (html.dataset.state === "loading") say(T.slow); }, 45000);
+})();
