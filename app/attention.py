@@ -137,7 +137,7 @@ def attend(cards, focus, mask=False, include_self=False, w_q=W_Q):
     if idx:
         top = max(logits[j] for j in idx)
         for j in idx:
-            exps[j] = math.exp(logits[j])  # shown to the student as e^logit
+            exps[j] = math.exp(min(logits[j], 709.0))  # shown as e^logit (capped: no overflow)
         shifted = [math.exp(logits[j] - top) for j in idx]  # stable softmax
         total = sum(shifted)
         for j, e in zip(idx, shifted):

@@ -1,8 +1,8 @@
 """Build helpers (CPython only, never shipped to the browser).
 
-    python3 -m tools.build            copy PyScript and Pyodide from node_modules into vendor/
-                                      and refresh the pre-rendered part of index.html
-    python3 -m tools.build --check    exit 1 if the committed pre-render is stale
+    python3 -m tools.build vendor       copy PyScript and Pyodide from node_modules into vendor/
+    python3 -m tools.build prerender    refresh the pre-rendered part of index.html
+    python3 -m tools.build check        exit 1 if the committed pre-render is stale
 
 The pre-render is the default example rendered by app/render.py itself, placed between
 the `prerender` markers of index.html, so the page is readable before Python starts.
@@ -64,18 +64,20 @@ def vendor(root=ROOT):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="only check that index.html is fresh")
+    parser.add_argument("step", choices=("vendor", "prerender", "check"))
     args = parser.parse_args(argv)
+    if args.step == "vendor":
+        vendor()
+        return 0
     index = ROOT / "index.html"
     page = index.read_text(encoding="utf-8")
     fresh = with_prerender(page)
-    if args.check:
+    if args.step == "check":
         if fresh != page:
-            print("index.html: the pre-rendered example is stale; run `python3 -m tools.build`.")
+            print("index.html: the pre-rendered example is stale; run `make build`.")
             return 1
         print("index.html: pre-render is fresh.")
         return 0
-    vendor()
     if fresh != page:
         index.write_text(fresh, encoding="utf-8")
         print("index.html: pre-render refreshed.")

@@ -31,15 +31,23 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
     quiet = False
 
-    def do_GET(self):
+    def _public(self):
         path = self.path.split("?", 1)[0].split("#", 1)[0].lstrip("/")
         if path and not path.startswith(PUBLIC):
             self.send_error(404, "Not part of the page")
-            return
-        super().do_GET()
+            return False
+        return True
+
+    def do_GET(self):
+        if self._public():
+            try:
+                super().do_GET()
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the browser went away (or cancelled a request): nothing to do
 
     def do_HEAD(self):
-        self.do_GET()
+        if self._public():
+            super().do_HEAD()
 
     def end_headers(self):
         self.send_header("Cache-Control", "no-cache")

@@ -1,0 +1,110 @@
+"""Browser fixtures: one local server, one Chromium, pages that record outside requests.
+
+Every context aborts (and records) any request that is not addressed to the page's own
+origin; `guard` fixtures fail the test that caused one. Loading Pyodide takes seconds,
+so tests share a loaded page and reset it through the UI.
+"""
+
+import json
+import threading
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tools.chromium import launch_options
+from tools.serve import make_server
+
+READY_TIMEOUT = 90_000  # ms: Pyodide starts in ~3-5 s here, far more on a busy machine
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    server = make_server(port=0, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(**launch_options())
+        yield b
+        b.close()
+
+
+class Outside:
+    """Requests that tried to leave the page's origin (each was aborted)."""
+
+    def __init__(self, origin):
+        self.origin = origin
+        self.urls = []
+        self.seen = 0  # all requests, to prove the recorder was listening
+
+    def attach(self, context):
+        def is_outside(url):
+            return url.startswith(("http:", "https:", "ws:", "wss:")) and not url.startswith(self.origin)
+
+        def block(route):
+            self.urls.append(route.request.url)
+            route.abort()
+
+        context.route(is_outside, block)
+        context.on("request", lambda r: setattr(self, "seen", self.seen + 1))
+
+
+def new_context(browser, base_url, **kwargs):
+    """A fresh browser context (cold cache) whose outside requests are aborted and recorded."""
+    context = browser.new_context(**kwargs)
+    outside = Outside(base_url.rstrip("/"))
+    outside.attach(context)
+    context.outside = outside
+    return context
+
+
+def wait_ready(page):
+    page.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT)
+
+
+def get_state(page):
+    return json.loads(page.locator("#attention-state").text_content())
+
+
+def wait_state(page, predicate_js):
+    """Wait until the state JSON satisfies a JS predicate on `s`."""
+    page.wait_for_function(
+        f"(() => {{ const s = JSON.parse(document.getElementById('attention-state').textContent); "
+        f"return {predicate_js}; }})()", timeout=10_000)
+    return get_state(page)
+
+
+def open_page(browser, base_url, query="", **kwargs):
+    context = new_context(browser, base_url, **kwargs)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.dialogs = []
+
+    def on_dialog(d):
+        page.dialogs.append(d.message)
+        d.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.goto(base_url + query)
+    return context, page
+
+
+@pytest.fixture(scope="module")
+def app(browser, base_url):
+    """One loaded page shared by a module's tests; no outside request allowed."""
+    context, page = open_page(browser, base_url)
+    wait_ready(page)
+    yield page
+    assert context.outside.urls == [], f"requests left the origin: {context.outside.urls}"
+    context.close()

@@ -1,0 +1,137 @@
+"""The pure renderers (app/render.py): escaping, the table's numbers, the pre-render."""
+
+import re
+from html.parser import HTMLParser
+
+from hypothesis import given, settings, strategies as st
+
+from app import render, state
+from app.lexicon import Token
+from tools import build
+
+
+class TextAndTags(HTMLParser):
+    """Collects the text and the tag names of an HTML fragment."""
+
+    def __init__(self):
+        super().__init__()
+        self.text, self.tags, self.attrs = [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attrs.extend(name for name, _ in attrs)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+ALLOWED_TAGS = {"h1", "h2", "p", "header", "section", "div", "form", "label", "input", "button",
+                "select", "option", "fieldset", "legend", "span", "small", "br", "ul", "li", "svg",
+                "rect", "details", "summary", "table", "caption", "thead", "tbody", "tfoot", "tr",
+                "th", "td"}
+ALLOWED_ATTRS = {"id", "class", "for", "name", "type", "value", "checked", "disabled", "selected",
+                 "autocomplete", "spellcheck", "lang", "title", "aria-hidden", "aria-label",
+                 "data-index", "data-col", "viewbox", "preserveaspectratio", "focusable", "width",
+                 "height", "role", "tabindex", "colspan", "scope"}
+
+
+def render_everything(text_in, focus=0, mask=False, include_self=False, lang="it"):
+    words = [text_in, "gatto", text_in]
+    tokens = [Token(w, [0.5, 0.5, 0.5, 0.5], known=(i != 0), guess="noun") for i, w in enumerate(words)]
+    s = state.Settings(text_in, focus, mask, include_self, lang)
+    result = state.analyse(s, tokens)
+    notes = [state.Note("link_focus_bad", value=text_in), state.Note("link_sentence_bad",
+             why=state.Note("empty"))]
+    return render.render_app(s, tokens, result, notes=notes)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text_in=st.text(min_size=1, max_size=40), focus=st.integers(0, 2), mask=st.booleans(),
+       include_self=st.booleans(), lang=st.sampled_from(["it", "en"]))
+def test_user_text_never_reaches_html_unescaped(text_in, focus, mask, include_self, lang):
+    """Arbitrary text in the sentence, the box and a note adds no tag or attribute of its own."""
+    html = render_everything(text_in, focus, mask, include_self, lang)
+    parser = TextAndTags()
+    parser.feed(html)
+    parser.close()
+    assert set(parser.tags) <= ALLOWED_TAGS
+    assert set(parser.attrs) <= ALLOWED_ATTRS
+    if "<" in text_in or "&" in text_in or '"' in text_in:
+        assert text_in not in html or not re.search(r'[<&"]', text_in)
+
+
+def test_markup_shows_as_literal_text():
+    """A sentence with <script> and an event handler is shown as text, never as markup."""
+    payload = '<img src=x onerror="alert(1)">'
+    html = render_everything(payload)
+    assert payload not in html and "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
+    parser = TextAndTags()
+    parser.feed(html)
+    assert "img" not in parser.tags and payload in "".join(parser.text)
+
+
+def table_cells(html, col):
+    return re.findall(rf'data-col="{col}">([^<]*)<', html)
+
+
+def test_table_shows_every_step_with_italian_decimal_commas(lexicons):
+    """The steps table writes q·k as products, then dot, ÷2, e^x, weight, % and the totals."""
+    s = state.default_settings("it")
+    tokens, _ = state.check_sentence(s.sentence, lexicons["it"])
+    html = render.render_table(state.analyse(s, tokens), tokens, "it")
+    assert table_cells(html, "products")[1] == "3×0,95 + 0×0,05 + 2×0,1 + 0×0"
+    assert table_cells(html, "dot")[:5] == ["0,000", "3,050", "0,700", "0,200", "2,000"]
+    assert table_cells(html, "logit")[1] == "1,525"
+    assert table_cells(html, "exp")[1] == "4,595"
+    assert table_cells(html, "percent") == ["9%", "43%", "13%", "10%", "25%"]
+    assert table_cells(html, "exp-sum") == ["Σ = 10,838"] and table_cells(html, "percent-sum") == ["100%"]
+    assert "softmax(QKᵀ / √d_k)" in render.render_analysis(state.analyse(s, tokens), tokens, "it")
+
+
+def test_english_table_uses_decimal_points(lexicons):
+    """In English the same numbers use a decimal point."""
+    s = state.default_settings("en")
+    tokens, _ = state.check_sentence(s.sentence, lexicons["en"])
+    html = render.render_table(state.analyse(s, tokens), tokens, "en")
+    assert "." in table_cells(html, "dot")[1] and "," not in table_cells(html, "dot")[1]
+
+
+def test_masked_and_self_rows_say_what_they_are(lexicons):
+    """With the mask, later words show −∞ and 0%; the clicked word says it asks the question."""
+    s = state.Settings("Il gatto dorme", 1, mask=True)
+    tokens, _ = state.check_sentence(s.sentence, lexicons["it"])
+    result = state.analyse(s, tokens)
+    html = render.render_analysis(result, tokens, "it")
+    assert "−∞ (maschera)" in html and "è la parola che fa la domanda" in html
+    assert "aritmetica, non una preferenza" in html  # one candidate left
+
+
+def test_first_word_with_mask_explains_nobody_to_look_at(lexicons):
+    """The first word under the mask: the page says there is nobody to look at."""
+    s = state.Settings("Il gatto dorme", 0, mask=True, lang="en")
+    tokens, _ = state.check_sentence(s.sentence, lexicons["en"])
+    html = render.render_analysis(state.analyse(s, tokens), tokens, "en")
+    assert "no word before it to look at" in html and "real model" in html
+
+
+def test_guessed_words_are_marked_in_the_sentence(lexicons):
+    """A word not in the lexicon carries the ≈ mark and the reason of the guess."""
+    tokens, _ = state.check_sentence("Il gatto di Zorro", lexicons["it"])
+    html = render.render_sentence(tokens, None, "it")
+    assert html.count('class="word guessed"') == 1 and "nome proprio" in html
+
+
+def test_committed_prerender_is_fresh():
+    """index.html holds exactly what render.py makes of the default example today."""
+    page = (build.ROOT / "index.html").read_text(encoding="utf-8")
+    assert build.with_prerender(page) == page, "run `make build` to refresh index.html"
+
+
+def test_every_app_module_is_shipped_by_the_pyscript_config():
+    """pyscript.toml lists every module of app/ (except main.py, the entry script) and lexicon."""
+    config = (build.ROOT / "pyscript.toml").read_text(encoding="utf-8")
+    for path in sorted((build.ROOT / "app").glob("*.py")):
+        if path.name != "main.py":
+            assert f'"./app/{path.name}"' in config
+    for path in sorted((build.ROOT / "lexicon").glob("*.csv")):
+        assert f'"./lexicon/{path.name}"' in config
