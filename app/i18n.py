@@ -105,7 +105,6 @@ STRINGS = {
         "wq_summary": "La matrice delle domande W_Q (riga: la caratteristica di chi chiede; colonna: che cosa cerca)",
         "wq_caption": "W_Q: q = x · W_Q",
         "wq_row": "ha",
-        "loading": "Avvio di Python nel browser…",
         "ready": "Pronto: scegli una parola.",
         "empty": "Scrivi almeno una parola: la frase è vuota. Resta visibile la frase di prima.",
         "too_long": (
@@ -132,7 +131,6 @@ STRINGS = {
             "duplicate": "parola ripetuta (vale la prima definizione); riga saltata",
         },
         "error_handler": "Qualcosa è andato storto in questo calcolo ({error}). Riprova: la pagina funziona ancora.",
-        "noscript": "Per scegliere le parole serve JavaScript. Qui sotto resta leggibile l'esempio già calcolato.",
     },
     "en": {
         "title": "Attention Explorer",
@@ -214,7 +212,6 @@ STRINGS = {
         "wq_summary": "The question matrix W_Q (row: the feature of the asking word; column: what it looks for)",
         "wq_caption": "W_Q: q = x · W_Q",
         "wq_row": "has",
-        "loading": "Starting Python in the browser…",
         "ready": "Ready: pick a word.",
         "empty": "Type at least one word: the sentence is empty. The previous sentence stays on screen.",
         "too_long": (
@@ -241,7 +238,6 @@ STRINGS = {
             "duplicate": "repeated word (the first definition holds); row skipped",
         },
         "error_handler": "Something went wrong in this computation ({error}). Try again: the page still works.",
-        "noscript": "Picking words needs JavaScript. The example below, already computed, stays readable.",
     },
 }
 

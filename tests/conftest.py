@@ -1,6 +1,7 @@
 """Shared fixtures for the CPython tests (the browser ones live in tests/e2e/)."""
 
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -9,8 +10,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app import lexicon  # noqa: E402
+from tools.serve import make_server  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def lexicons():
     return {lang: lexicon.load_lexicon(lang) for lang in lexicon.LANGS}
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    """The project's own server on a free port, for the whole session: 'http://127.0.0.1:N/'."""
+    server = make_server(port=0, quiet=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()

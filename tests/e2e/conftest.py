@@ -6,13 +6,11 @@ so tests share a loaded page and reset it through the UI.
 """
 
 import json
-import threading
 
 import pytest
 from playwright.sync_api import sync_playwright
 
 from tools.chromium import launch_options
-from tools.serve import make_server
 
 READY_TIMEOUT = 90_000  # ms: Pyodide starts in ~3-5 s here, far more on a busy machine
 
@@ -21,14 +19,6 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "/e2e/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
-
-
-@pytest.fixture(scope="session")
-def base_url():
-    server = make_server(port=0, quiet=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
 
 
 @pytest.fixture(scope="session")

@@ -95,3 +95,22 @@ def test_too_long_sentence_in_the_url_keeps_its_text_in_the_box(browser, base_ur
     assert page.input_value("#sentence-input") == long
     assert get_state(page)["sentence"] == "Il gatto seduto sul tappeto dormiva"
     context.close()
+
+
+def test_framed_page_posts_its_state_to_the_parent(browser, base_url):
+    """In an iframe, every render posts {type: 'attention:state', state} to the host page."""
+    context = new_context(browser, base_url)
+    host = ('<!doctype html><title>host</title><script>window.got = [];'
+            'addEventListener("message", e => window.got.push(e.data));</script>'
+            '<iframe src="./?focus=1" title="widget" width="900" height="900"></iframe>')
+    context.route(base_url + "host.html", lambda route: route.fulfill(body=host, content_type="text/html"))
+    page = context.new_page()
+    page.goto(base_url + "host.html")
+    page.wait_for_function("window.got.some(m => m.type === 'attention:state')", timeout=90_000)
+    message = page.evaluate("window.got.find(m => m.type === 'attention:state')")
+    assert message["state"]["focus"] == 1 and message["state"]["version"] == 1
+    frame = page.frame_locator("iframe")
+    frame.locator('label.word[data-index="4"]').click()
+    page.wait_for_function("window.got.some(m => m.type === 'attention:state' && m.state.focus === 4)")
+    assert context.outside.urls == []
+    context.close()
