@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: serve test unit e2e setup build clean
+.PHONY: serve test unit setup build bundle clean
 
 serve: vendor/.stamp
 	$(PYTHON) -m tools.serve --port $(PORT)
@@ -24,6 +24,10 @@ setup: vendor/.stamp $(VENV)/.stamp
 build: vendor/.stamp
 	$(PYTHON) -m tools.build prerender
 
+# The deployable folder and zip: dist/attention-explorer/ and dist/attention-explorer.zip
+bundle: vendor/.stamp
+	$(PYTHON) -m tools.bundle
+
 node_modules/.stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
@@ -38,4 +42,4 @@ $(VENV)/.stamp: requirements-test.txt
 	touch $@
 
 clean:
-	rm -rf vendor node_modules $(VENV) .pytest_cache .hypothesis
+	rm -rf vendor node_modules dist $(VENV) .pytest_cache .hypothesis

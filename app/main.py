@@ -1,18 +1,20 @@
 """Attention Explorer in the browser: read the controls, compute, write HTML, publish state.
 
-The only module that touches the DOM. One handler for all changes inside #app (the
-regions are re-rendered, so events are caught where they bubble to), one for the
-sentence form. Every render ends in `publish()`: the state JSON in #attention-state,
-`data-state` on <html>, the URL (history.replaceState) and, when framed, a message to
-the parent window.
+The only module that touches the DOM. Events are caught on #app (its regions are
+re-rendered, so handlers live where events bubble to): `change` for words, switches,
+examples and language; `submit` for the sentence box; `click` for the share buttons.
+A host page may also send `attention:set` messages (see README). Every render ends in
+`publish()`: the state JSON in #attention-state, `data-state` on <html>, the URL
+(history.replaceState) and, when framed, an `attention:state` message to the parent.
 """
 
 import traceback
 
 import js
+from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window, when
 
-from app import lexicon, render, state
+from app import export, lexicon, render, state
 from app.i18n import LANGS, PRESETS, text
 
 _lexicons = {lang: lexicon.load_lexicon(lang) for lang in LANGS}
@@ -20,6 +22,7 @@ _settings = None  # state.Settings shown now
 _tokens = []  # lexicon.Token list of the shown sentence
 _result = None  # attention.Attention for the selected word, or None
 _OUR_PARAMS = ("s", "focus", "mask", "self", "lang")
+_framed = not getattr(js.Object, "is")(window.parent, window)
 
 
 def _region(name):
@@ -32,7 +35,7 @@ def _set_messages(notes=()):
 
 
 def _render(settings, tokens, regions, notes=()):
-    """Compute the result for `settings` and redraw the named regions."""
+    """Compute the result for `settings` and redraw the named regions ("all", "sentence")."""
     global _settings, _tokens, _result
     _settings, _tokens = settings, tokens
     _result = state.analyse(settings, tokens)
@@ -42,33 +45,45 @@ def _render(settings, tokens, regions, notes=()):
         document.title = text(lang, "title")
         _region("header").innerHTML = render.render_header(lang)
         _region("controls").innerHTML = render.render_controls(settings)
-        _region("status").textContent = text(lang, "ready")
+        _region("share").innerHTML = render.render_share(lang)
+        _region("status").querySelector(".status-text").textContent = text(lang, "ready")
     if "all" in regions or "sentence" in regions:
         _region("sentence").innerHTML = render.render_sentence(tokens, settings.focus, lang)
+        _region("sentence-input").value = settings.text
+        preset = state.preset_index(settings.sentence, lang)
+        _region("preset").value = "" if preset is None else str(preset)
     _region("analysis").innerHTML = render.render_analysis(_result, tokens, lang)
     _set_messages(notes)
     _publish()
+
+
+def _page_url(embed=None):
+    """This page's address for the current state; `embed` True/False adds/removes embed=1."""
+    params = js.URLSearchParams.new(window.location.search)
+    for name in _OUR_PARAMS:
+        params.delete(name)
+    for name, value in state.param_pairs(_settings):
+        params.set(name, value)
+    if embed is True:
+        params.set("embed", "1")
+    elif embed is False:
+        params.delete("embed")
+    return window.location.origin + window.location.pathname + "?" + params.toString()
 
 
 def _publish():
     payload = state.state_json(state.build_state(_settings, _tokens, _result))
     _region("attention-state").textContent = payload
     document.documentElement.dataset.state = "ready"
-    params = js.URLSearchParams.new(window.location.search)
-    for name in _OUR_PARAMS:
-        params.delete(name)
-    for pair in state.to_params(_settings).split("&"):
-        name, _, value = pair.partition("=")
-        params.set(name, js.decodeURIComponent(value.replace("+", " ")))
-    window.history.replaceState(None, "", "?" + params.toString())
-    if not getattr(js.Object, "is")(window.parent, window):
+    window.history.replaceState(None, "", _page_url())
+    if _framed:
         message = js.JSON.parse('{"type": "attention:state", "state": ' + payload + "}")
         window.parent.postMessage(message, "*")
 
 
 def _show_sentence(sentence, focus=None):
-    """Show a new sentence (mask and switches kept). On bad input keep the old sentence on
-    screen and say why; the box keeps what the student typed."""
+    """Show a new sentence (switches kept). On bad input keep the old sentence on screen
+    and say why; the box keeps what the student typed."""
     lang = _settings.lang
     tokens, problem = state.check_sentence(sentence, _lexicons[lang])
     if tokens is None:
@@ -79,9 +94,14 @@ def _show_sentence(sentence, focus=None):
     if focus is None and preset is not None:
         focus = PRESETS[lang][preset][1]
     _render(_settings.copy(sentence=sentence, text=sentence, focus=focus), tokens, ("sentence",))
-    _region("sentence-input").value = sentence
-    _region("preset").value = "" if preset is None else str(preset)
     return True
+
+
+def _show_error(error):
+    js.console.error(traceback.format_exc())
+    lang = _settings.lang if _settings else "it"
+    _region("messages").innerHTML = render.render_messages(
+        [state.Note("error_handler", level="error", error=type(error).__name__)], (), lang)
 
 
 def guarded(handler):
@@ -91,10 +111,7 @@ def guarded(handler):
         try:
             handler(event)
         except Exception as error:  # noqa: BLE001 - the page must survive anything
-            js.console.error(traceback.format_exc())
-            lang = _settings.lang if _settings else "it"
-            _region("messages").innerHTML = render.render_messages(
-                [state.Note("error_handler", level="error", error=type(error).__name__)], (), lang)
+            _show_error(error)
 
     run.__name__ = handler.__name__
     return run
@@ -114,45 +131,116 @@ def on_change(event):
         sentence, focus = PRESETS[_settings.lang][int(target.value)]
         _show_sentence(sentence, focus)
     elif name == "lang" and target.value in LANGS and target.value != _settings.lang:
-        _switch_language(target.value)
-
-
-def _switch_language(lang):
-    """Switch language; a preset sentence becomes the same example in the other language."""
-    old = _settings
-    preset = state.preset_index(old.sentence, old.lang)
-    if preset is not None:
-        sentence, focus = PRESETS[lang][preset]
-    else:
-        sentence, focus = old.sentence, old.focus
-    tokens, problem = state.check_sentence(sentence, _lexicons[lang])
-    notes = []
-    if tokens is None:  # cannot happen for a sentence already shown, but never crash
-        sentence, focus = PRESETS[lang][0]
-        tokens, _ = state.check_sentence(sentence, _lexicons[lang])
-        notes.append(problem)
-    if focus is not None and focus >= len(tokens):
-        focus = None
-    _render(old.copy(sentence=sentence, text=sentence, focus=focus, lang=lang), tokens, ("all",), notes)
-    document.querySelector(f'input[name="lang"][value="{lang}"]').focus()
+        settings, tokens = state.switch_language(_settings, target.value, _lexicons)
+        _render(settings, tokens, ("all",))
+        document.querySelector(f'input[name="lang"][value="{settings.lang}"]').focus()
 
 
 @when("submit", "#app")
 @guarded
 def on_submit(event):
     event.preventDefault()
-    sentence = _region("sentence-input").value
-    if _show_sentence(sentence):
+    if _show_sentence(_region("sentence-input").value):
         first = document.querySelector('input[name="word"]')
         if first:
             first.focus()
 
 
+def _share_status(message):
+    _region("share-status").textContent = message
+
+
+async def _copy(value):
+    """Put `value` in the visible box, selected, and try the clipboard (two ways)."""
+    area = _region("share-text")
+    area.hidden = False
+    area.value = value
+    area.focus()
+    area.select()
+    lang = _settings.lang
+    try:
+        await window.navigator.clipboard.writeText(value)
+        _share_status(text(lang, "copied"))
+        return
+    except Exception:  # noqa: BLE001 - no clipboard permission (e.g. inside an LMS iframe)
+        pass
+    try:
+        copied = bool(document.execCommand("copy"))
+    except Exception:  # noqa: BLE001
+        copied = False
+    _share_status(text(lang, "copied" if copied else "copy_manual"))
+
+
+def _download_csv():
+    if _result is None:
+        return
+    lang = _settings.lang
+    data = export.steps_csv(_result, _tokens, lang)
+    name = export.csv_filename(_tokens, _result, lang)
+    options = to_js({"type": "text/csv;charset=utf-8"}, dict_converter=js.Object.fromEntries)
+    blob = js.Blob.new(to_js([data]), options)
+    url = js.URL.createObjectURL(blob)
+    link = document.createElement("a")
+    link.href = url
+    link.download = name
+    document.body.appendChild(link)
+    link.click()
+    link.remove()
+    js.setTimeout(create_proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
+    _share_status(text(lang, "downloaded", file=name))
+
+
+@when("click", "#app")
+async def on_click(event):
+    button = event.target.closest("button")
+    if not button or button.type != "button":
+        return
+    try:
+        if button.id == "copy-link":
+            await _copy(_page_url(embed=False))
+        elif button.id == "copy-embed":
+            await _copy(export.embed_snippet(_page_url(embed=True), _settings.lang))
+        elif button.id == "export-csv":
+            _download_csv()
+    except Exception as error:  # noqa: BLE001
+        _show_error(error)
+
+
+def _apply_host_message(data):
+    """Apply an attention:set message (already known to come from our parent)."""
+    if hasattr(data, "to_py"):
+        data = data.to_py()
+    settings, tokens, warnings, notes = state.host_update(_settings, data, _lexicons)
+    for warning in warnings:
+        js.console.warn(warning)
+    _render(settings, tokens, ("all",), notes)
+
+
+def on_message(event):
+    """`attention:set` from the parent window only; everything else is ignored."""
+    try:
+        if not _framed or not getattr(js.Object, "is")(event.source, window.parent):
+            return
+        data = event.data
+        if getattr(data, "type", None) != "attention:set":
+            return
+        _apply_host_message(data)
+    except Exception as error:  # noqa: BLE001
+        _show_error(error)
+
+
 def start():
-    """First render from the URL, replacing the pre-rendered (disabled) page."""
+    """First render from the URL (replacing the pre-rendered, disabled page), then any
+    host messages that arrived while Python was loading (queued by static/boot.js)."""
     settings, notes = state.parse_params(str(window.location.search), _lexicons)
     tokens, _ = state.check_sentence(settings.sentence, _lexicons[settings.lang])
     _render(settings, tokens, ("all",), notes)
+    window.addEventListener("message", create_proxy(on_message))
+    queued = getattr(window, "attentionQueue", None)
+    if queued:
+        for data in queued.to_py(depth=1) if hasattr(queued, "to_py") else []:
+            _apply_host_message(data)
+        window.attentionQueue = to_js([])
 
 
 start()

@@ -30,11 +30,27 @@ def quoted(word, lang):
 # --- header and controls ------------------------------------------------------------------
 
 def render_header(lang):
+    """Title and explanation; in embed mode (CSS) only a small help that opens the explanation."""
     return (
-        f'<h1>{esc(text(lang, "title"))}</h1>'
+        f'<div class="full-header"><h1>{esc(text(lang, "title"))}</h1>'
         f'<p class="subtitle">{esc(text(lang, "subtitle"))}</p>'
-        f'<p class="intro">{esc(text(lang, "intro"))}</p>'
+        f'<p class="intro">{esc(text(lang, "intro"))}</p></div>'
+        f'<details class="embed-help"><summary>{esc(text(lang, "help_summary"))}</summary>'
+        f'<p><strong>{esc(text(lang, "subtitle"))}</strong> {esc(text(lang, "intro"))}</p></details>'
     )
+
+
+def render_share(lang, interactive=True):
+    """Copy link, copy embed code, download the table; a box and a status line for the result."""
+    off = "" if interactive else " disabled"
+    buttons = "".join(
+        f'<button type="button" class="secondary" id="{bid}"{off}>{esc(text(lang, key))}</button>'
+        for bid, key in (("copy-link", "copy_link"), ("copy-embed", "copy_embed"),
+                         ("export-csv", "export_csv")))
+    return (f'<h2>{esc(text(lang, "share_heading"))}</h2><div class="share-buttons">{buttons}</div>'
+            f'<label class="sr-only" for="share-text">{esc(text(lang, "share_text_label"))}</label>'
+            '<textarea id="share-text" class="share-text" readonly rows="3" hidden></textarea>'
+            '<p id="share-status" class="share-status" role="status"></p>')
 
 
 def render_controls(settings, interactive=True):
@@ -295,5 +311,6 @@ def render_app(settings, tokens, result, notes=(), problems=(), interactive=True
         f'<div id="messages" class="messages">{render_messages(notes, problems, lang)}</div>'
         f'<section id="sentence" class="sentence">{render_sentence(tokens, settings.focus, lang, interactive)}</section>'
         f'<div id="analysis" class="analysis">{render_analysis(result, tokens, lang)}</div>'
+        f'<section id="share" class="share">{render_share(lang, interactive)}</section>'
     )
 

@@ -137,14 +137,19 @@ def parse_params(search, lexicons):
     return settings, notes
 
 
-def to_params(settings):
-    """The URL query string (without '?') that reproduces these settings."""
+def param_pairs(settings):
+    """The URL parameters that reproduce these settings, as (name, value) pairs."""
     pairs = [("s", settings.sentence)]
     if settings.focus is not None:
         pairs.append(("focus", str(settings.focus)))
     pairs += [("mask", "1" if settings.mask else "0"), ("self", "1" if settings.include_self else "0"),
               ("lang", settings.lang)]
-    return urlencode(pairs)
+    return pairs
+
+
+def to_params(settings):
+    """The URL query string (without '?') that reproduces these settings."""
+    return urlencode(param_pairs(settings))
 
 
 def analyse(settings, tokens):
@@ -185,3 +190,83 @@ def build_state(settings, tokens, result):
 def state_json(state):
     """JSON text safe to put inside a <script> element (no '<' can close it)."""
     return json.dumps(state, ensure_ascii=False, allow_nan=False).replace("<", "\\u003c")
+
+
+def switch_language(settings, lang, lexicons):
+    """(settings, tokens) in another language: an example becomes the same example there,
+    a typed sentence stays as it is (its cards now come from that language's lexicon)."""
+    preset = preset_index(settings.sentence, settings.lang)
+    if preset is not None:
+        sentence, focus = i18n.PRESETS[lang][preset]
+    else:
+        sentence, focus = settings.sentence, settings.focus
+    tokens, _ = check_sentence(sentence, lexicons[lang])
+    if tokens is None:  # cannot happen for a sentence already shown; never crash
+        sentence, focus = i18n.PRESETS[lang][0]
+        tokens, _ = check_sentence(sentence, lexicons[lang])
+    if focus is not None and focus >= len(tokens):
+        focus = None
+    return settings.copy(sentence=sentence, text=sentence, focus=focus, lang=lang), tokens
+
+
+HOST_KEYS = ("type", "sentence", "focus", "mask", "self", "lang")
+
+
+def host_update(settings, data, lexicons):
+    """Apply an `attention:set` message from the host page, trusting nothing in it.
+
+    Returns (settings, tokens, warnings, notes). `warnings` are for the console (unknown
+    keys, wrong types: ignored); `notes` are for the page (a sentence that cannot be
+    shown, which keeps the old one). Fields are applied in the order lang, sentence,
+    focus, mask, self, so a message can set a sentence and select one of its words.
+    """
+    warnings, notes = [], []
+    if not isinstance(data, dict):
+        return settings, check_sentence(settings.sentence, lexicons[settings.lang])[0], \
+            ["attention:set: the message is not an object; ignored"], notes
+    for key in data:
+        if key not in HOST_KEYS:
+            warnings.append(f"attention:set: unknown key {str(key)[:40]!r} ignored")
+
+    tokens = check_sentence(settings.sentence, lexicons[settings.lang])[0]
+    if "lang" in data:
+        lang = data["lang"]
+        if isinstance(lang, str) and lang in i18n.LANGS:
+            if lang != settings.lang:
+                settings, tokens = switch_language(settings, lang, lexicons)
+        else:
+            warnings.append("attention:set: 'lang' must be 'it' or 'en'; ignored")
+
+    if "sentence" in data:
+        sentence = data["sentence"]
+        if isinstance(sentence, str):
+            new_tokens, problem = check_sentence(sentence, lexicons[settings.lang])
+            if new_tokens is None:
+                notes.append(problem)
+                settings = settings.copy(text=sentence)
+            else:
+                preset = preset_index(sentence, settings.lang)
+                focus = None if preset is None else i18n.PRESETS[settings.lang][preset][1]
+                settings = settings.copy(sentence=sentence, text=sentence, focus=focus)
+                tokens = new_tokens
+        else:
+            warnings.append("attention:set: 'sentence' must be a string; ignored")
+
+    if "focus" in data:
+        focus = data["focus"]
+        if focus is None:
+            settings = settings.copy(focus=None)
+        elif isinstance(focus, (int, float)) and not isinstance(focus, bool) \
+                and float(focus).is_integer() and 0 <= focus < len(tokens):
+            settings = settings.copy(focus=int(focus))
+        else:
+            warnings.append(f"attention:set: 'focus' must be a word index 0..{len(tokens) - 1} or null; ignored")
+
+    for key, attr in (("mask", "mask"), ("self", "include_self")):
+        if key in data:
+            value = data[key]
+            if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
+                settings = settings.copy(**{attr: bool(value)})
+            else:
+                warnings.append(f"attention:set: '{key}' must be true or false; ignored")
+    return settings, tokens, warnings, notes

@@ -53,6 +53,34 @@
     if (window.console) console.error("Attention Explorer could not start Python:", detail);
   }
 
+  var params = new URLSearchParams(location.search);
+  if (params.get("embed") === "1") html.classList.add("embed");  /* compact, for iframes */
+
+  /* Framed: report our height to the host page (embed.js resizes the iframe), and keep
+     host `attention:set` messages that arrive before Python is ready for app/main.py. */
+  window.attentionQueue = [];
+  if (window.parent !== window) {
+    window.addEventListener("message", function (event) {
+      var d = event.data;
+      if (event.source === window.parent && html.dataset.state === "loading" &&
+          d && d.type === "attention:set") window.attentionQueue.push(d);
+    });
+    var lastHeight = 0;
+    var report = function () {
+      var page = document.querySelector(".page");
+      if (!page) return;
+      var height = Math.ceil(page.getBoundingClientRect().height);
+      if (height !== lastHeight) {
+        lastHeight = height;
+        window.parent.postMessage({ type: "attention:resize", height: height }, "*");
+      }
+    };
+    document.addEventListener("DOMContentLoaded", function () {
+      if (window.ResizeObserver) new ResizeObserver(report).observe(document.querySelector(".page"));
+      report();
+    });
+  }
+
   if (location.search && /(^|[?&])(s|focus|mask|self|lang)=/.test(location.search)) {
     html.classList.add("pending");  /* the pre-rendered example is not what the link asks */
   }

@@ -28,11 +28,11 @@ class TextAndTags(HTMLParser):
 ALLOWED_TAGS = {"h1", "h2", "p", "header", "section", "div", "form", "label", "input", "button",
                 "select", "option", "fieldset", "legend", "span", "small", "br", "ul", "li", "svg",
                 "rect", "details", "summary", "table", "caption", "thead", "tbody", "tfoot", "tr",
-                "th", "td"}
+                "th", "td", "textarea", "strong"}
 ALLOWED_ATTRS = {"id", "class", "for", "name", "type", "value", "checked", "disabled", "selected",
                  "autocomplete", "spellcheck", "lang", "title", "aria-hidden", "aria-label",
                  "data-index", "data-col", "viewbox", "preserveaspectratio", "focusable", "width",
-                 "height", "role", "tabindex", "colspan", "scope"}
+                 "height", "role", "tabindex", "colspan", "scope", "readonly", "rows", "hidden"}
 
 
 def render_everything(text_in, focus=0, mask=False, include_self=False, lang="it"):
@@ -137,3 +137,11 @@ def test_every_app_module_is_shipped_by_the_pyscript_config():
             assert f'"./app/{path.name}"' in config
     for path in sorted((build.ROOT / "lexicon").glob("*.csv")):
         assert f'"./lexicon/{path.name}"' in config
+
+
+def test_lexicon_problems_are_listed_with_file_and_line():
+    """A teacher's broken row appears on the page as 'Lessico it.csv, riga 4: …'."""
+    from app.lexicon import parse_lexicon
+    _, problems = parse_lexicon("word,alive,action,thing,function\ngatto,1,0,0,0\ncane,1,0\n", "it.csv")
+    html = render.render_messages([], problems, "it")
+    assert "Lessico it.csv, riga 3: ci sono 3 colonne invece di 5; riga saltata" in html

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PUBLIC = ("index.html", "pyscript.toml", "app/", "lexicon/", "static/", "vendor/", "favicon.ico")
+PUBLIC = ("index.html", "embed.js", "pyscript.toml", "app/", "lexicon/", "static/", "vendor/")
 TYPES = {
     ".wasm": "application/wasm",
     ".mjs": "text/javascript",

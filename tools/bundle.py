@@ -1,0 +1,60 @@
+"""Make the deployable bundle (CPython only): python3 -m tools.bundle [--out dist]
+
+Writes `<out>/attention-explorer/` and `<out>/attention-explorer.zip`: exactly the files
+the page loads (the same list the local server serves), with relative paths only, so
+the folder works from any sub-path of any static host (`https://host/course/week3/x/`)
+or an LMS file area. No build helper, test or repository file goes in.
+"""
+
+import argparse
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tools.serve import PUBLIC  # noqa: E402
+
+NAME = "attention-explorer"
+SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
+
+
+def make_bundle(out, root=ROOT):
+    """Copy the page into out/attention-explorer and zip it; returns (folder, zip path)."""
+    if not (root / "vendor" / "pyodide" / "pyodide.mjs").exists():
+        raise SystemExit("vendor/ is missing: run `make bundle` (it runs npm ci and the vendor copy).")
+    out = Path(out)
+    folder = out / NAME
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    for item in PUBLIC:
+        src = root / item.rstrip("/")
+        if src.is_dir():
+            shutil.copytree(src, folder / item.rstrip("/"), ignore=SKIP)
+        elif src.exists():
+            shutil.copy2(src, folder / item)
+    archive = out / f"{NAME}.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                z.write(path, Path(NAME) / path.relative_to(folder))
+    return folder, archive
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Make the deployable bundle of Attention Explorer.")
+    parser.add_argument("--out", default=str(ROOT / "dist"), help="output folder (default: dist/)")
+    args = parser.parse_args(argv)
+    folder, archive = make_bundle(args.out)
+    size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    print(f"bundle: {folder}  ({size / 1e6:.1f} MB)")
+    print(f"zip:    {archive}  ({archive.stat().st_size / 1e6:.1f} MB)")
+    print("Upload the folder (or unzip the zip) to any static host; open its index.html over HTTP.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
