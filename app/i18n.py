@@ -4,6 +4,8 @@
 with the language's decimal mark (Italian: comma) and a true minus sign.
 """
 
+import functools
+
 LANGS = ("it", "en")
 DEFAULT_LANG = "it"
 
@@ -119,6 +121,7 @@ STRINGS = {
         "link_focus_bad": "Il link chiede la parola numero «{value}», che in questa frase non c'è: scegline una.",
         "link_flag_bad": "Il link contiene «{name}={value}», che non capisco: uso «{name}=0».",
         "link_lang_bad": "Il link chiede la lingua «{value}», che non c'è: uso l'italiano.",
+        "link_limit_bad": "Il link chiede «limit={value}»: deve essere un numero da 1 a {limit}. Uso il limite normale.",
         "lexicon_problem": "Lessico {file}, riga {line}: {what}",
         "lexicon_problems": {
             "empty": "il file è vuoto",
@@ -237,6 +240,7 @@ STRINGS = {
         "link_focus_bad": "The link asks for word number “{value}”, which this sentence does not have: pick one.",
         "link_flag_bad": "The link contains “{name}={value}”, which I do not understand: using “{name}=0”.",
         "link_lang_bad": "The link asks for language “{value}”, which is not available: using Italian.",
+        "link_limit_bad": "The link asks for “limit={value}”: it must be a number from 1 to {limit}. Using the usual limit.",
         "lexicon_problem": "Lexicon {file}, line {line}: {what}",
         "lexicon_problems": {
             "empty": "the file is empty",
@@ -270,6 +274,7 @@ def text(lang, key, **params):
     return template.format(**params) if params else template
 
 
+@functools.lru_cache(maxsize=8192)  # cards repeat the same few values: format each once
 def num(x, lang, decimals=3):
     """A number with `decimals` digits, the language's decimal mark and a true minus sign."""
     s = f"{x:.{decimals}f}"
@@ -279,6 +284,7 @@ def num(x, lang, decimals=3):
     return s.replace(".", ",") if lang == "it" else s
 
 
+@functools.lru_cache(maxsize=8192)
 def short(x, lang, decimals=3):
     """A number with at most `decimals` digits and no trailing zeros: 0,9 · 1 · 0,125."""
     s = num(x, lang, decimals)

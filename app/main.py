@@ -17,7 +17,15 @@ from pyscript import document, window, when
 from app import export, lexicon, render, state
 from app.i18n import LANGS, PRESETS, text
 
-_lexicons = {lang: lexicon.load_lexicon(lang) for lang in LANGS}
+class _Lexicons(dict):
+    """Lexicons loaded on first use: the second language costs nothing until it is chosen."""
+
+    def __missing__(self, lang):
+        self[lang] = lexicon.load_lexicon(lang)
+        return self[lang]
+
+
+_lexicons = _Lexicons()
 _settings = None  # state.Settings shown now
 _tokens = []  # lexicon.Token list of the shown sentence
 _result = None  # attention.Attention for the selected word, or None
@@ -85,7 +93,7 @@ def _show_sentence(sentence, focus=None):
     """Show a new sentence (switches kept). On bad input keep the old sentence on screen
     and say why; the box keeps what the student typed."""
     lang = _settings.lang
-    tokens, problem = state.check_sentence(sentence, _lexicons[lang])
+    tokens, problem = state.check_sentence(sentence, _lexicons[lang], _settings.limit)
     if tokens is None:
         _settings.text = sentence
         _set_messages([problem])
@@ -230,17 +238,33 @@ def on_message(event):
 
 
 def start():
-    """First render from the URL (replacing the pre-rendered, disabled page), then any
-    host messages that arrived while Python was loading (queued by static/boot.js)."""
-    settings, notes = state.parse_params(str(window.location.search), _lexicons)
-    tokens, _ = state.check_sentence(settings.sentence, _lexicons[settings.lang])
-    _render(settings, tokens, ("all",), notes)
+    """First render from the URL, then any host messages that arrived while Python was
+    loading (queued by static/boot.js).
+
+    Without state in the URL the pre-rendered page is already exactly what we would draw
+    (a test keeps it so), so the controls are only enabled: no redraw, no layout shift.
+    """
+    global _settings, _tokens, _result
+    params = {}
+    search = js.URLSearchParams.new(window.location.search)
+    for name in search.keys():
+        params.setdefault(name, list(search.getAll(name)))
+    settings, notes = state.parse_params(params, _lexicons)
+    tokens, _ = state.check_sentence(settings.sentence, _lexicons[settings.lang], settings.limit)
+    if not notes and not _lexicons[settings.lang].problems and not any(p in params for p in _OUR_PARAMS):
+        _settings, _tokens = settings, tokens
+        _result = state.analyse(settings, tokens)
+        for element in document.querySelectorAll("#app [disabled]"):
+            element.removeAttribute("disabled")
+        _region("status").querySelector(".status-text").textContent = text(settings.lang, "ready")
+        _publish()
+    else:
+        _render(settings, tokens, ("all",), notes)
     window.addEventListener("message", create_proxy(on_message))
     queued = getattr(window, "attentionQueue", None)
     if queued:
         for data in queued.to_py(depth=1) if hasattr(queued, "to_py") else []:
             _apply_host_message(data)
         window.attentionQueue = to_js([])
-
 
 start()

@@ -6,6 +6,7 @@ The same functions pre-render the static page at build time (on CPython) and upd
 in the browser, so what a student sees before and after Python starts is the same HTML.
 """
 
+import functools
 from html import escape
 
 from app import i18n
@@ -19,6 +20,11 @@ def esc(s):
 
 def vec(values, lang):
     """A vector as the page writes it: [2,85; 0; 2,1; 0] in Italian, [2.85, 0, 2.1, 0] in English."""
+    return _vec(tuple(values), lang)
+
+
+@functools.lru_cache(maxsize=4096)
+def _vec(values, lang):
     sep = "; " if lang == "it" else ", "
     return "[" + sep.join(short(v, lang) for v in values) + "]"
 

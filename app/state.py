@@ -6,13 +6,13 @@ The URL parameters and the JSON are a contract with host pages and tests
 """
 
 import json
-from urllib.parse import parse_qs, urlencode
 
 from app import attention, i18n
 from app.lexicon import lookup, tokenize
 
-MAX_TOKENS = 60  # the most words (and punctuation marks) the page shows well
-MAX_CHARS = 2000  # longer text is refused before it is even split into words
+MAX_TOKENS = 60  # the most words (and punctuation marks) the page shows well, by default
+MAX_LIMIT = 500  # the most a link may ask for with ?limit= (long texts, benchmarks)
+CHARS_PER_TOKEN = 40  # text longer than limit × this is refused before it is even split
 _TRUE = ("1", "true", "on", "yes")
 _FALSE = ("0", "false", "off", "no", "")
 
@@ -20,15 +20,17 @@ _FALSE = ("0", "false", "off", "no", "")
 class Settings:
     """What the student chose. `text` is what is in the box; `sentence` what is analysed."""
 
-    __slots__ = ("sentence", "text", "focus", "mask", "include_self", "lang")
+    __slots__ = ("sentence", "text", "focus", "mask", "include_self", "lang", "limit")
 
-    def __init__(self, sentence, focus=None, mask=False, include_self=False, lang="it", text=None):
+    def __init__(self, sentence, focus=None, mask=False, include_self=False, lang="it", text=None,
+                 limit=MAX_TOKENS):
         self.sentence = sentence
         self.text = sentence if text is None else text
         self.focus = focus  # 0-based index of the selected word, or None
         self.mask = mask
         self.include_self = include_self
         self.lang = lang
+        self.limit = limit  # most tokens a sentence may have
 
     def copy(self, **changes):
         fields = {name: getattr(self, name) for name in self.__slots__}
@@ -67,15 +69,15 @@ class Note:
         return isinstance(other, Note) and (self.key, self.params) == (other.key, other.params)
 
 
-def check_sentence(text, lexicon):
+def check_sentence(text, lexicon, limit=MAX_TOKENS):
     """(tokens, None) for a sentence the page can show, or (None, Note) saying why not."""
-    if len(text) > MAX_CHARS:
-        return None, Note("too_long_chars", count=len(text), limit=MAX_CHARS)
+    if len(text) > limit * CHARS_PER_TOKEN:
+        return None, Note("too_long_chars", count=len(text), limit=limit * CHARS_PER_TOKEN)
     words = tokenize(text, lexicon.lang)
     if not words:
         return None, Note("empty")
-    if len(words) > MAX_TOKENS:
-        return None, Note("too_long", count=len(words), limit=MAX_TOKENS)
+    if len(words) > limit:
+        return None, Note("too_long", count=len(words), limit=limit)
     return lookup(words, lexicon), None
 
 
@@ -85,13 +87,21 @@ def _first(params, name):
 
 
 def parse_params(search, lexicons):
-    """Settings from a URL query string, and notes for every value that had to be replaced.
+    """Settings from the URL's parameters, and notes for every value that had to be replaced.
+
+    `search` is a query string ("?s=...&focus=1"), or the parameters already decoded as
+    {name: [values]} (the browser passes these, decoded by URLSearchParams, which spares
+    importing urllib there: ~60 ms of Pyodide's start).
 
     Unknown `lang` -> Italian; a sentence that is blank or too long -> the first example
     (the text still goes into the box); `focus` not a word index -> no word selected;
     `mask`/`self` not 0/1 -> 0. Repeated parameters: the first one counts.
     """
-    params = parse_qs(search.lstrip("?"), keep_blank_values=True)
+    if isinstance(search, str):
+        from urllib.parse import parse_qs
+        params = parse_qs(search.lstrip("?"), keep_blank_values=True)
+    else:
+        params = search
     notes = []
 
     lang = _first(params, "lang")
@@ -102,9 +112,17 @@ def parse_params(search, lexicons):
         lang = i18n.DEFAULT_LANG
     settings = default_settings(lang)
 
+    limit = _first(params, "limit")
+    if limit is not None:
+        digits = limit.strip()
+        if digits.isascii() and digits.isdigit() and 1 <= int(digits) <= MAX_LIMIT:
+            settings.limit = int(digits)
+        else:
+            notes.append(Note("link_limit_bad", value=limit, limit=MAX_LIMIT))
+
     sentence = _first(params, "s")
     if sentence is not None:
-        tokens, problem = check_sentence(sentence, lexicons[lang])
+        tokens, problem = check_sentence(sentence, lexicons[lang], settings.limit)
         if tokens is None:
             notes.append(Note("link_sentence_bad", why=problem))
             settings.text = sentence  # keep what the link carried in the box
@@ -144,11 +162,14 @@ def param_pairs(settings):
         pairs.append(("focus", str(settings.focus)))
     pairs += [("mask", "1" if settings.mask else "0"), ("self", "1" if settings.include_self else "0"),
               ("lang", settings.lang)]
+    if settings.limit != MAX_TOKENS:
+        pairs.append(("limit", str(settings.limit)))
     return pairs
 
 
 def to_params(settings):
     """The URL query string (without '?') that reproduces these settings."""
+    from urllib.parse import urlencode
     return urlencode(param_pairs(settings))
 
 
@@ -200,10 +221,10 @@ def switch_language(settings, lang, lexicons):
         sentence, focus = i18n.PRESETS[lang][preset]
     else:
         sentence, focus = settings.sentence, settings.focus
-    tokens, _ = check_sentence(sentence, lexicons[lang])
+    tokens, _ = check_sentence(sentence, lexicons[lang], settings.limit)
     if tokens is None:  # cannot happen for a sentence already shown; never crash
         sentence, focus = i18n.PRESETS[lang][0]
-        tokens, _ = check_sentence(sentence, lexicons[lang])
+        tokens, _ = check_sentence(sentence, lexicons[lang], settings.limit)
     if focus is not None and focus >= len(tokens):
         focus = None
     return settings.copy(sentence=sentence, text=sentence, focus=focus, lang=lang), tokens
@@ -222,13 +243,13 @@ def host_update(settings, data, lexicons):
     """
     warnings, notes = [], []
     if not isinstance(data, dict):
-        return settings, check_sentence(settings.sentence, lexicons[settings.lang])[0], \
+        return settings, check_sentence(settings.sentence, lexicons[settings.lang], settings.limit)[0], \
             ["attention:set: the message is not an object; ignored"], notes
     for key in data:
         if key not in HOST_KEYS:
             warnings.append(f"attention:set: unknown key {str(key)[:40]!r} ignored")
 
-    tokens = check_sentence(settings.sentence, lexicons[settings.lang])[0]
+    tokens = check_sentence(settings.sentence, lexicons[settings.lang], settings.limit)[0]
     if "lang" in data:
         lang = data["lang"]
         if isinstance(lang, str) and lang in i18n.LANGS:
@@ -240,7 +261,7 @@ def host_update(settings, data, lexicons):
     if "sentence" in data:
         sentence = data["sentence"]
         if isinstance(sentence, str):
-            new_tokens, problem = check_sentence(sentence, lexicons[settings.lang])
+            new_tokens, problem = check_sentence(sentence, lexicons[settings.lang], settings.limit)
             if new_tokens is None:
                 notes.append(problem)
                 settings = settings.copy(text=sentence)

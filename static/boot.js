@@ -34,7 +34,7 @@
   function status() { return document.getElementById("status"); }
   function say(message, done) {
     var el = status();
-    if (!el) return;
+    if (!el || (html.dataset.state === "error" && message !== T.failed)) return;
     el.querySelector(".status-text").textContent = message;
     var bar = el.querySelector("progress");
     if (bar && done !== undefined) bar.value = done;
@@ -85,6 +85,33 @@
     html.classList.add("pending");  /* the pre-rendered example is not what the link asks */
   }
   document.addEventListener("DOMContentLoaded", function () { say(T.start, 0.05); });
+
+  /* Preload Python's files (listed in this script's data-preload) right after the first
+     frame: started in the <head> they would compete with the first paint; started by
+     PyScript they would wait until it has loaded and read its configuration. */
+  var list = (document.currentScript && document.currentScript.dataset.preload || "").split(/\s+/);
+  var preload = function () {
+    list.forEach(function (url) {
+      if (!url) return;
+      var link = document.createElement("link");
+      if (/\.mjs$/.test(url)) link.rel = "modulepreload";
+      else { link.rel = "preload"; link.as = "fetch"; link.crossOrigin = "anonymous"; }
+      /* The runtime cannot be downloaded (a firewall blocking .wasm, a missing file):
+         Pyodide would only log a warning and wait forever, so say it now. */
+      if (/\/vendor\//.test(url)) link.onerror = function () { fail(url); };
+      link.href = url;
+      document.head.appendChild(link);
+    });
+  };
+  /* Pyodide reports a wasm that cannot be fetched or compiled only with this warning. */
+  if (window.console && console.warn) {
+    var warn = console.warn;
+    console.warn = function (first) {
+      if (first === "wasm instantiation failed!") fail(first);
+      return warn.apply(console, arguments);
+    };
+  }
+  requestAnimationFrame(function () { setTimeout(preload, 0); });
   window.addEventListener("py:progress", function (event) {
     var i = steps.indexOf(event.detail);
     if (i >= 0) say(T.stages[event.detail], (i + 1) / (steps.length + 1));
@@ -92,6 +119,7 @@
   /* A script, stylesheet or module that fails to load before Python is ready. */
   window.addEventListener("error", function (event) {
     var t = event.target;
+    if (t && t.tagName === "LINK" && /preload/.test(t.rel)) return;  /* see preload() */
     if (t && t !== window && (t.tagName === "SCRIPT" || t.tagName === "LINK")) fail(t.src || t.href);
     else if (event.error) fail(event.error);
   }, true);

@@ -1,9 +1,22 @@
-"""The local server (tools/serve.py): MIME types Pyodide needs, nothing private served."""
+"""The local server (tools/serve.py): MIME types, compression, caching, nothing private."""
 
 import urllib.error
 import urllib.request
 
 import pytest
+
+from tools.build import runtime_dirs
+
+PYODIDE = "vendor/" + runtime_dirs()[0] + "/"
+
+
+def get(base_url, path, **headers):
+    request = urllib.request.Request(base_url + path.lstrip("/"), headers=headers)
+    try:
+        with urllib.request.urlopen(request) as r:
+            return r.status, r.headers, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read()
 
 
 @pytest.mark.parametrize("path, mime", [
@@ -11,24 +24,48 @@ import pytest
     ("/app/attention.py", "text/plain"),
     ("/lexicon/it.csv", "text/csv"),
     ("/static/boot.js", "text/javascript"),
+    ("/embed.js", "text/javascript"),
 ])
 def test_page_files_are_served_with_their_types(base_url, path, mime):
     """The page's own files come with the right Content-Type."""
-    with urllib.request.urlopen(base_url + path.lstrip("/")) as r:
-        assert r.headers["Content-Type"].startswith(mime)
+    status, headers, _ = get(base_url, path)
+    assert status == 200 and headers["Content-Type"].startswith(mime)
 
 
 def test_runtime_files_have_the_types_pyodide_needs(base_url):
     """.wasm is application/wasm and .mjs is text/javascript (or Pyodide will not start)."""
-    with urllib.request.urlopen(base_url + "vendor/pyodide/pyodide.asm.wasm") as r:
-        assert r.headers["Content-Type"] == "application/wasm"
-    with urllib.request.urlopen(base_url + "vendor/pyodide/pyodide.mjs") as r:
-        assert r.headers["Content-Type"] == "text/javascript"
+    assert get(base_url, PYODIDE + "pyodide.asm.wasm")[1]["Content-Type"] == "application/wasm"
+    assert get(base_url, PYODIDE + "pyodide.mjs")[1]["Content-Type"] == "text/javascript"
 
 
-@pytest.mark.parametrize("path", ["/.git/config", "/tools/serve.py", "/Makefile", "/tests/"])
+def test_wasm_is_sent_brotli_compressed_when_accepted(base_url):
+    """The 9.6 MB wasm travels as Brotli (under 3 MB), gzip for browsers without Brotli."""
+    status, headers, body = get(base_url, PYODIDE + "pyodide.asm.wasm", **{"Accept-Encoding": "gzip, br"})
+    assert headers["Content-Encoding"] == "br" and len(body) < 3_000_000
+    status, headers, body = get(base_url, PYODIDE + "pyodide.asm.wasm", **{"Accept-Encoding": "gzip"})
+    assert headers["Content-Encoding"] == "gzip" and len(body) < 4_000_000
+
+
+def test_small_text_files_are_gzipped_on_the_fly(base_url):
+    """A lexicon CSV is gzipped for a browser that accepts it, and identical once unzipped."""
+    import gzip
+    _, plain_headers, plain = get(base_url, "lexicon/it.csv")
+    _, headers, body = get(base_url, "lexicon/it.csv", **{"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in plain_headers
+    assert headers["Content-Encoding"] == "gzip" and gzip.decompress(body) == plain
+
+
+def test_versioned_runtime_is_immutable_and_the_page_revalidates(base_url):
+    """vendor/ is cached for a year; index.html revalidates and answers 304 to its ETag."""
+    assert "immutable" in get(base_url, PYODIDE + "pyodide.mjs")[1]["Cache-Control"]
+    status, headers, _ = get(base_url, "/")
+    assert headers["Cache-Control"] == "no-cache" and headers["ETag"]
+    status, _, body = get(base_url, "/", **{"If-None-Match": headers["ETag"]})
+    assert status == 304 and body == b""
+
+
+@pytest.mark.parametrize("path", ["/.git/config", "/tools/serve.py", "/Makefile", "/tests/",
+                                  "/vendor/../tools/serve.py", "/app/../.git/HEAD"])
 def test_files_that_are_not_the_page_are_not_served(base_url, path):
     """Build helpers, tests and the repository are not reachable from the browser."""
-    with pytest.raises(urllib.error.HTTPError) as err:
-        urllib.request.urlopen(base_url + path.lstrip("/"))
-    assert err.value.code == 404
+    assert get(base_url, path)[0] == 404

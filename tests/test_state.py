@@ -99,4 +99,16 @@ def test_check_sentence_refuses_blank_and_too_long(lexicons):
     """Blank text and more than MAX_TOKENS pieces are refused with the reason."""
     assert state.check_sentence("   \u200b ", lexicons["it"])[1].key == "empty"
     assert state.check_sentence("a " * (MAX_TOKENS + 1), lexicons["it"])[1].key == "too_long"
-    assert state.check_sentence("x" * (state.MAX_CHARS + 1), lexicons["it"])[1].key == "too_long_chars"
+    too_many_chars = "x" * (MAX_TOKENS * state.CHARS_PER_TOKEN + 1)
+    assert state.check_sentence(too_many_chars, lexicons["it"])[1].key == "too_long_chars"
+
+
+def test_limit_parameter_raises_the_word_limit_up_to_500(lexicons):
+    """?limit=200 accepts a 200-word sentence; limit=0, 501 or 'x' keep 60 with a note."""
+    long = "+".join(["gatto"] * 200)
+    s, notes = parse_params(f"limit=200&s={long}&focus=3", lexicons)
+    assert notes == [] and s.limit == 200 and s.focus == 3 and len(s.sentence.split()) == 200
+    assert ("limit", "200") in state.param_pairs(s)
+    for bad in ("0", "501", "x", "-5"):
+        s, notes = parse_params(f"limit={bad}", lexicons)
+        assert s.limit == MAX_TOKENS and [n.key for n in notes] == ["link_limit_bad"]

@@ -9,8 +9,13 @@ the `prerender` markers of index.html, so the page is readable before Python sta
 """
 
 import argparse
+import hashlib
+import json
+import re
 import shutil
+import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,8 +24,71 @@ sys.path.insert(0, str(ROOT))
 from app import lexicon, render, state  # noqa: E402
 
 START, END = "<!-- prerender:start -->", "<!-- prerender:end -->"
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
-                 "pyodide-lock.json")
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
+STDLIB_KEEP = ROOT / "tools" / "stdlib-keep.txt"
+# Files worth compressing ahead of time (the server sends FILE.br or FILE.gz when it exists).
+PRECOMPRESS = (".wasm", ".mjs", ".js", ".css", ".json", ".zip")
+
+
+def package_version(name, root=ROOT):
+    return json.loads((root / "node_modules" / name / "package.json").read_text())["version"]
+
+
+def pinned_version(name, root=ROOT):
+    return json.loads((root / "package.json").read_text())["dependencies"][name]
+
+
+def stdlib_modules():
+    """Module names from tools/stdlib-keep.txt (comments and blank lines skipped)."""
+    lines = STDLIB_KEEP.read_text(encoding="utf-8").splitlines()
+    return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def runtime_dirs(root=ROOT):
+    """The versioned folder names under vendor/: (pyodide, pyscript).
+
+    Assets there never change under the same name, so the server lets browsers cache them
+    for a year. The Pyodide folder also carries a hash of the stdlib keep-list, since the
+    trimmed python_stdlib.zip in it depends on that list.
+    """
+    keep = hashlib.sha256(STDLIB_KEEP.read_bytes()).hexdigest()[:8]
+    return (f"pyodide-{pinned_version('pyodide', root)}-{keep}",
+            f"pyscript-{pinned_version('@pyscript/core', root)}")
+
+
+def with_runtime_paths(text, root=ROOT):
+    """index.html or pyscript.toml text pointing at the current versioned vendor folders."""
+    pyodide_dir, pyscript_dir = runtime_dirs(root)
+    text = re.sub(r"vendor/pyodide-[^/\"']+/", f"vendor/{pyodide_dir}/", text)
+    return re.sub(r"vendor/pyscript-[^/\"']+/", f"vendor/{pyscript_dir}/", text)
+
+
+def trimmed_stdlib(full_zip, modules):
+    """Bytes of a python_stdlib.zip holding only `modules` (and their parent packages).
+
+    Stored uncompressed: the server's Brotli then compresses across files, which gives a
+    smaller download than the per-file deflate of the original.
+    """
+    import io
+    source = zipfile.ZipFile(full_zip)
+    names = set(source.namelist())
+    keep = set()
+    for module in modules:
+        path = module.replace(".", "/")
+        parts = path.split("/")
+        for i in range(1, len(parts)):
+            init = "/".join(parts[:i]) + "/__init__.py"
+            if init in names:
+                keep.add(init)
+        for candidate in (path + ".py", path + "/__init__.py"):
+            if candidate in names:
+                keep.add(candidate)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as out:
+        for name in sorted(keep):
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            out.writestr(info, source.read(name))
+    return buffer.getvalue()
 
 
 def prerendered_region(lang="it"):
@@ -36,30 +104,37 @@ def prerendered_region(lang="it"):
 
 
 def with_prerender(page):
-    """index.html text with its pre-rendered region replaced by a fresh one."""
+    """index.html text with its pre-rendered region and runtime paths made current."""
     head, rest = page.split(START, 1)
     _, tail = rest.split(END, 1)
-    return head + prerendered_region() + tail
+    return with_runtime_paths(head) + prerendered_region() + tail
 
 
 def vendor(root=ROOT):
-    """Copy the pinned PyScript and Pyodide files into vendor/ (served from our origin)."""
+    """Copy the pinned PyScript and Pyodide into versioned folders of vendor/ (served from
+    our origin), trim the Python standard library, and pre-compress the big files."""
     modules = root / "node_modules"
     if not (modules / "pyodide").is_dir() or not (modules / "@pyscript" / "core").is_dir():
         sys.exit("node_modules is missing: run `npm ci` first (the Makefile does).")
+    for name in ("pyodide", "@pyscript/core"):
+        if package_version(name, root) != pinned_version(name, root):
+            sys.exit(f"node_modules has {name} {package_version(name, root)}, package.json pins "
+                     f"{pinned_version(name, root)}: run `npm ci`.")
+    pyodide_dir, pyscript_dir = runtime_dirs(root)
     target = root / "vendor"
     if target.exists():
         shutil.rmtree(target)
-    (target / "pyodide").mkdir(parents=True)
-    for name in PYODIDE_FILES:
-        shutil.copy2(modules / "pyodide" / name, target / "pyodide" / name)
-    shutil.copytree(modules / "@pyscript" / "core" / "dist", target / "pyscript",
+    (target / pyodide_dir).mkdir(parents=True)
+    for name in PYODIDE_FILES + ("LICENSE",):
+        if (modules / "pyodide" / name).exists():
+            shutil.copy2(modules / "pyodide" / name, target / pyodide_dir / name)
+    (target / pyodide_dir / "python_stdlib.zip").write_bytes(
+        trimmed_stdlib(modules / "pyodide" / "python_stdlib.zip", stdlib_modules()))
+    shutil.copytree(modules / "@pyscript" / "core" / "dist", target / pyscript_dir,
                     ignore=shutil.ignore_patterns("*.map"))
-    for license_file in ("LICENSE",):
-        for pkg in ("pyodide", "@pyscript/core"):
-            src = modules / pkg / license_file
-            if src.exists():
-                shutil.copy2(src, target / pkg.split("/")[-1].replace("core", "pyscript") / license_file)
+    shutil.copy2(modules / "@pyscript" / "core" / "LICENSE", target / pyscript_dir / "LICENSE")
+    big = [str(p) for p in sorted(target.rglob("*")) if p.suffix in PRECOMPRESS and p.stat().st_size > 4096]
+    subprocess.run(["node", str(root / "tools" / "precompress.mjs"), *big], check=True)
 
 
 def main(argv=None):
@@ -73,14 +148,20 @@ def main(argv=None):
     page = index.read_text(encoding="utf-8")
     fresh = with_prerender(page)
     if args.step == "check":
-        if fresh != page:
-            print("index.html: the pre-rendered example is stale; run `make build`.")
+        config = (ROOT / "pyscript.toml").read_text(encoding="utf-8")
+        if fresh != page or with_runtime_paths(config) != config:
+            print("index.html or pyscript.toml is stale; run `make build`.")
             return 1
         print("index.html: pre-render is fresh.")
         return 0
     if fresh != page:
         index.write_text(fresh, encoding="utf-8")
         print("index.html: pre-render refreshed.")
+    config = ROOT / "pyscript.toml"
+    text = config.read_text(encoding="utf-8")
+    if with_runtime_paths(text) != text:
+        config.write_text(with_runtime_paths(text), encoding="utf-8")
+        print("pyscript.toml: runtime path updated.")
     return 0
 
 

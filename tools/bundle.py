@@ -18,12 +18,12 @@ sys.path.insert(0, str(ROOT))
 from tools.serve import PUBLIC  # noqa: E402
 
 NAME = "attention-explorer"
-SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
+SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*", "*.br", "*.gz")  # hosts compress themselves
 
 
 def make_bundle(out, root=ROOT):
     """Copy the page into out/attention-explorer and zip it; returns (folder, zip path)."""
-    if not (root / "vendor" / "pyodide" / "pyodide.mjs").exists():
+    if not (root / "vendor").is_dir():
         raise SystemExit("vendor/ is missing: run `make bundle` (it runs npm ci and the vendor copy).")
     out = Path(out)
     folder = out / NAME

@@ -1,14 +1,24 @@
 """Serve Attention Explorer locally (CPython only): python3 -m tools.serve [--port 8000]
 
-Serves only what the page loads (index.html, pyscript.toml, app/, lexicon/, static/,
-vendor/), with the MIME types Pyodide needs (`.wasm` application/wasm, `.mjs`
+Serves only what the page loads (index.html, embed.js, pyscript.toml, app/, lexicon/,
+static/, vendor/), with the MIME types Pyodide needs (`.wasm` application/wasm, `.mjs`
 text/javascript). `file://` does not work for Pyodide, hence this server.
+
+Transfer: a file's pre-compressed FILE.br / FILE.gz (made by the vendor step) is sent
+when the browser accepts it; other text files over 1 KB are gzipped on the fly. Caching:
+`vendor/` folders are versioned (a new runtime gets a new folder name), so their files are
+cached for a year as immutable; everything else revalidates (ETag, answered by 304).
 """
 
 import argparse
+import email.utils
 import functools
+import gzip
 import http.server
+import os
+import posixpath
 import sys
+import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,43 +34,96 @@ TYPES = {
     ".csv": "text/csv; charset=utf-8",
     ".json": "application/json",
     ".zip": "application/zip",
+    ".txt": "text/plain; charset=utf-8",
 }
+COMPRESSIBLE = {".wasm", ".mjs", ".js", ".css", ".html", ".py", ".toml", ".csv", ".json", ".txt"}
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
 
 
-class Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
+@functools.lru_cache(maxsize=256)
+def _gzipped(path, mtime_ns):
+    with open(path, "rb") as f:
+        return gzip.compress(f.read(), 6, mtime=0)
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    root = str(ROOT)
+    public = PUBLIC
     quiet = False
-
-    def _public(self):
-        path = self.path.split("?", 1)[0].split("#", 1)[0].lstrip("/")
-        if path and not path.startswith(PUBLIC):
-            self.send_error(404, "Not part of the page")
-            return False
-        return True
+    protocol_version = "HTTP/1.1"
 
     def do_GET(self):
-        if self._public():
-            try:
-                super().do_GET()
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the browser went away (or cancelled a request): nothing to do
+        self._serve(body=True)
 
     def do_HEAD(self):
-        if self._public():
-            super().do_HEAD()
+        self._serve(body=False)
 
-    def end_headers(self):
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        super().end_headers()
+    def _serve(self, body):
+        url_path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path)
+        rel = posixpath.normpath(url_path).lstrip("/")
+        if rel in ("", "."):
+            rel = "index.html"
+        if ".." in rel.split("/") or not rel.startswith(self.public):
+            return self._error(404, "Not part of the page")
+        path = os.path.join(self.root, *rel.split("/"))
+        if os.path.isdir(path):
+            path = os.path.join(path, "index.html")
+        if not os.path.isfile(path):
+            return self._error(404, "Not found")
+
+        stat = os.stat(path)
+        ext = os.path.splitext(path)[1]
+        etag = f'W/"{stat.st_mtime_ns:x}-{stat.st_size:x}"'
+        cache = IMMUTABLE if rel.startswith("vendor/") else REVALIDATE
+        headers = {"ETag": etag, "Cache-Control": cache, "Vary": "Accept-Encoding",
+                   "Last-Modified": email.utils.formatdate(stat.st_mtime, usegmt=True)}
+        if etag in self.headers.get("If-None-Match", ""):
+            return self._send(304, headers, b"", body=False)
+
+        accepted = {part.split(";")[0].strip() for part in self.headers.get("Accept-Encoding", "").split(",")}
+        data, encoding = None, None
+        for enc, suffix in (("br", ".br"), ("gzip", ".gz")):
+            if enc in accepted and os.path.isfile(path + suffix):
+                with open(path + suffix, "rb") as f:
+                    data, encoding = f.read(), enc
+                break
+        if data is None and "gzip" in accepted and ext in COMPRESSIBLE and stat.st_size > 1024:
+            data, encoding = _gzipped(path, stat.st_mtime_ns), "gzip"
+        if data is None:
+            with open(path, "rb") as f:
+                data = f.read()
+        headers["Content-Type"] = TYPES.get(ext, "application/octet-stream")
+        if encoding:
+            headers["Content-Encoding"] = encoding
+        self._send(200, headers, data, body)
+
+    def _error(self, code, message):
+        data = f"{code} {message}\n".encode()
+        self._send(code, {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}, data, True)
+
+    def _send(self, code, headers, data, body):
+        try:
+            self.send_response(code)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(data)) if code != 304 else "0")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.end_headers()
+            if body and code != 304:
+                self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the browser went away (or cancelled a request): nothing to do
 
     def log_message(self, format, *args):
         if not self.quiet:
             super().log_message(format, *args)
 
 
-def make_server(host="127.0.0.1", port=8000, root=ROOT, quiet=False):
-    handler = functools.partial(type("H", (Handler,), {"quiet": quiet}), directory=str(root))
+def make_server(host="127.0.0.1", port=8000, root=ROOT, quiet=False, extra_public=()):
+    """A threading HTTP server for the page; `extra_public` adds path prefixes (benchmarks)."""
+    handler = type("PageHandler", (Handler,), {"root": str(root), "quiet": quiet,
+                                               "public": PUBLIC + tuple(extra_public)})
     return http.server.ThreadingHTTPServer((host, port), handler)
 
 
@@ -70,8 +133,8 @@ def main(argv=None):
     parser.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     parser.add_argument("--quiet", action="store_true", help="do not log every request")
     args = parser.parse_args(argv)
-    if not (ROOT / "vendor" / "pyodide" / "pyodide.mjs").exists():
-        sys.exit("vendor/ is missing: run `make serve` (or `npm ci && python3 -m tools.build`).")
+    if not (ROOT / "vendor").is_dir():
+        sys.exit("vendor/ is missing: run `make serve` (or `npm ci && python3 -m tools.build vendor`).")
     server = make_server(args.host, args.port, quiet=args.quiet)
     host, port = server.server_address[:2]
     print(f"Attention Explorer: http://{host}:{port}/  (Ctrl+C to stop)", flush=True)

@@ -35,6 +35,18 @@ def test_blocked_wasm_gives_a_clear_message_not_an_endless_spinner(browser, base
     context.close()
 
 
+def test_corrupt_wasm_gives_the_same_clear_message(browser, base_url):
+    """A .wasm that downloads but cannot compile (a proxy's error page) ends in 'error' too."""
+    context = new_context(browser, base_url)
+    context.route("**/*.wasm", lambda route: route.fulfill(body=b"<html>blocked by proxy</html>",
+                                                           content_type="application/wasm"))
+    page = context.new_page()
+    page.goto(base_url)
+    page.wait_for_function("document.documentElement.dataset.state === 'error'", timeout=60_000)
+    assert "Non è stato possibile avviare Python" in page.locator("#status").inner_text()
+    context.close()
+
+
 def test_blocked_wasm_message_follows_the_link_language(browser, base_url):
     """With ?lang=en the failure message is in English."""
     context = new_context(browser, base_url)
