@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: serve test unit setup build bundle clean
+.PHONY: serve test unit bench setup build bundle clean
 
 serve: vendor/.stamp
 	$(PYTHON) -m tools.serve --port $(PORT)
@@ -17,6 +17,11 @@ test: setup
 
 unit: $(VENV)/.stamp
 	$(PY) -m pytest -m "not browser"
+
+# Performance figures against their budgets (a measurement, not a test; about 3 minutes).
+bench: setup
+	$(PY) -m tools.chromium
+	$(PY) -m tools.bench
 
 setup: vendor/.stamp $(VENV)/.stamp
 
@@ -32,7 +37,7 @@ node_modules/.stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-vendor/.stamp: node_modules/.stamp
+vendor/.stamp: node_modules/.stamp tools/stdlib-keep.txt
 	$(PYTHON) -m tools.build vendor
 	touch $@
 
