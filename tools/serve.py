@@ -38,6 +38,10 @@ TYPES = {
 }
 COMPRESSIBLE = {".wasm", ".mjs", ".js", ".css", ".html", ".py", ".toml", ".csv", ".json", ".txt"}
 IMMUTABLE = "public, max-age=31536000, immutable"
+# The same policy as the <meta> in index.html (see the comment there for each source).
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'; style-src 'self'; "
+       "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+       "form-action 'self'")
 REVALIDATE = "no-cache"
 
 
@@ -94,6 +98,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with open(path, "rb") as f:
                 data = f.read()
         headers["Content-Type"] = TYPES.get(ext, "application/octet-stream")
+        if ext == ".html":
+            headers["Content-Security-Policy"] = CSP
+            headers["Referrer-Policy"] = "no-referrer"
         if encoding:
             headers["Content-Encoding"] = encoding
         self._send(200, headers, data, body)

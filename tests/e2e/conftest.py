@@ -49,13 +49,26 @@ class Outside:
         context.on("request", lambda r: setattr(self, "seen", self.seen + 1))
 
 
+# Every page records the Content-Security-Policy violations it meets.
+CSP_RECORDER = """
+window.__csp = [];
+document.addEventListener('securitypolicyviolation',
+  e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + (e.sample || '')));
+"""
+
+
 def new_context(browser, base_url, **kwargs):
     """A fresh browser context (cold cache) whose outside requests are aborted and recorded."""
     context = browser.new_context(**kwargs)
     outside = Outside(base_url.rstrip("/"))
     outside.attach(context)
     context.outside = outside
+    context.add_init_script(CSP_RECORDER)
     return context
+
+
+def csp_violations(page):
+    return page.evaluate("window.__csp || []")
 
 
 def wait_ready(page):
@@ -79,6 +92,8 @@ def open_page(browser, base_url, query="", **kwargs):
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.console_errors = []
+    page.on("console", lambda m: page.console_errors.append(m.text) if m.type == "error" else None)
     page.dialogs = []
 
     def on_dialog(d):
@@ -97,4 +112,5 @@ def app(browser, base_url):
     wait_ready(page)
     yield page
     assert context.outside.urls == [], f"requests left the origin: {context.outside.urls}"
+    assert csp_violations(page) == [], f"CSP violations: {csp_violations(page)}"
     context.close()

@@ -1,0 +1,123 @@
+"""Script-injection payloads through every way in: the text box, each URL parameter and the
+host's attention:set message. Nothing runs, nothing outside loads, the text shows literally."""
+
+from urllib.parse import quote
+
+import pytest
+
+from tests.e2e.conftest import csp_violations, get_state, new_context, open_page, wait_ready
+
+SENTINEL = "window.__pwned=1"
+PAYLOADS = [
+    f"<script>{SENTINEL}</script>",
+    f'<img src=x onerror="{SENTINEL}">',
+    f'<svg onload="{SENTINEL}">',
+    f"<svg><script>{SENTINEL}</script></svg>",
+    f"<math><mtext><table><mglyph><style><img src=x onerror={SENTINEL}>",
+    f'"><img src=x onerror={SENTINEL}>',
+    f"'><img src=x onerror={SENTINEL}>",
+    f"</script><script>{SENTINEL}</script>",
+    f"javascript:{SENTINEL}",
+    f'<a href="javascript:{SENTINEL}">link</a>',
+    f'<iframe src="javascript:{SENTINEL}"></iframe>',
+    f'<iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
+    f"<body onload={SENTINEL}>",
+    f"<details open ontoggle={SENTINEL}>",
+    f"<input autofocus onfocus={SENTINEL}>",
+    f"<video><source onerror={SENTINEL}></video>",
+    f'<object data="javascript:{SENTINEL}"></object>',
+    f'<embed src="javascript:{SENTINEL}">',
+    f'<form action="javascript:{SENTINEL}"><button>go</button></form>',
+    f"{{{{constructor.constructor('{SENTINEL}')()}}}}",
+    f"${{{SENTINEL}}}",
+    f"<%= {SENTINEL} %>",
+    "{{7*7}} [[7*7]] #{7*7}",
+    "<style>@import 'http://evil.example/x.css';</style>",
+    "<link rel=stylesheet href=http://evil.example/x.css>",
+    f'<meta http-equiv="refresh" content="0;url=javascript:{SENTINEL}">',
+    '<base href="http://evil.example/">',
+    f"<marquee onstart={SENTINEL}>hi</marquee>",
+    f"<svg><animate onbegin={SENTINEL} attributeName=x dur=1s>",
+    f"<x onclick={SENTINEL}>click</x>",
+    "\\u003cimg src=x onerror=window.__pwned=1\\u003e",
+    "&lt;img src=x onerror=window.__pwned=1&gt; &amp; &#60;b&#62;",
+    f'<img src="x" onerror="{SENTINEL}" alt="',
+    f'<!--<img src="--><img src=x onerror={SENTINEL}//">',
+]
+ALLOWED_TAGS = {"header", "div", "h1", "h2", "p", "details", "summary", "strong", "section", "form",
+                "label", "input", "button", "select", "option", "fieldset", "legend", "span", "small",
+                "br", "ul", "li", "svg", "rect", "table", "caption", "thead", "tbody", "tfoot", "tr",
+                "th", "td", "textarea"}
+
+
+def assert_nothing_ran(page):
+    tags = set(page.evaluate("[...document.querySelectorAll('#app *')].map(e => e.localName)"))
+    assert tags <= ALLOWED_TAGS, f"unexpected elements: {tags - ALLOWED_TAGS}"
+    assert page.evaluate("window.__pwned") is None
+    assert page.dialogs == [] and page.errors == []
+    assert csp_violations(page) == []
+
+
+def test_payloads_typed_in_the_box_show_literally(app):
+    """Each payload typed and submitted becomes the sentence, as text, and runs nothing."""
+    assert len(PAYLOADS) >= 30
+    for payload in PAYLOADS:
+        app.fill("#sentence-input", payload)
+        app.press("#sentence-input", "Enter")
+        app.wait_for_function("(p) => JSON.parse(document.getElementById('attention-state').textContent)"
+                              ".sentence === p", arg=payload)
+        assert app.input_value("#sentence-input") == payload
+        shown = "".join(t["text"] for t in get_state(app)["tokens"])
+        assert shown == "".join(payload.split())  # every typed character, as text
+        assert_nothing_ran(app)
+
+
+@pytest.mark.parametrize("start", range(0, len(PAYLOADS), 2))
+def test_payloads_in_every_url_parameter_never_run(browser, base_url, start):
+    """s, focus, mask, self, lang and limit each carry a payload (rotating); none runs."""
+    names = ("s", "focus", "mask", "self", "lang", "limit")
+    picks = [PAYLOADS[(start + i) % len(PAYLOADS)] for i in range(len(names))]
+    query = "?" + "&".join(f"{n}={quote(p, safe='')}" for n, p in zip(names, picks))
+    context, page = open_page(browser, base_url, query)
+    wait_ready(page)
+    state = get_state(page)
+    assert state["lang"] == "it" and state["focus"] is None and state["mask"] is False
+    assert page.input_value("#sentence-input") == picks[0]  # the link's text, literally
+    assert_nothing_ran(page)
+    assert context.outside.urls == []
+    context.close()
+
+
+def test_payloads_in_host_messages_never_run(browser, base_url):
+    """attention:set with a payload in every field (and as a key) runs nothing."""
+    context = new_context(browser, base_url)
+    host = ('<!doctype html><title>host</title><script>window.got = [];'
+            'addEventListener("message", e => window.got.push(e.data));</script>'
+            '<iframe src="./" title="widget" width="900" height="900"></iframe>')
+    context.route(base_url + "host.html", lambda r: r.fulfill(body=host, content_type="text/html"))
+    page = context.new_page()
+    page.goto(base_url + "host.html")
+    page.wait_for_function("window.got.some(m => m.type === 'attention:state')", timeout=90_000)
+    frame = page.frames[1]
+    frame.evaluate("window.__csp = window.__csp || []")
+    for i, payload in enumerate(PAYLOADS):
+        page.evaluate("""([p, i]) => document.querySelector('iframe').contentWindow.postMessage(
+            {type: 'attention:set', sentence: p, focus: p, mask: p, self: p, lang: p, [p]: p}, '*')""",
+                      [payload, i])
+        page.wait_for_function("(p) => window.got.some(m => m.type === 'attention:state' "
+                               "&& m.state.sentence === p)", arg=payload)
+    tags = set(frame.evaluate("[...document.querySelectorAll('#app *')].map(e => e.localName)"))
+    assert tags <= ALLOWED_TAGS
+    assert frame.evaluate("window.__pwned") is None and page.evaluate("window.__pwned") is None
+    assert frame.evaluate("window.__csp") == [] and context.outside.urls == []
+    context.close()
+
+
+def test_csp_is_in_force_and_blocks_inline_script(app, base_url):
+    """The policy is really applied: an inline handler added behind our back is refused."""
+    app.evaluate("""() => { const d = document.createElement('div');
+        d.innerHTML = '<img src=x onerror="window.__csp_probe=1">'; document.body.appendChild(d); }""")
+    app.wait_for_function("window.__csp.length > 0")
+    assert app.evaluate("window.__csp_probe") is None
+    assert any("script-src" in v for v in app.evaluate("window.__csp"))
+    app.evaluate("window.__csp = []; document.querySelectorAll('body > div:not(.page)').forEach(d => d.remove())")
