@@ -114,3 +114,17 @@ def app(browser, base_url):
     assert context.outside.urls == [], f"requests left the origin: {context.outside.urls}"
     assert csp_violations(page) == [], f"CSP violations: {csp_violations(page)}"
     context.close()
+
+
+def open_host(browser, base_url, src="./"):
+    """A host page (same origin) framing the widget at `src` and recording every message it
+    gets in window.got; returns (context, page) once the widget has posted its first state."""
+    context = new_context(browser, base_url)
+    host = ('<!doctype html><title>host</title><script>window.got = [];'
+            'addEventListener("message", e => window.got.push(e.data));</script>'
+            f'<iframe src="{src}" title="widget" width="900" height="900"></iframe>')
+    context.route(base_url + "host.html", lambda route: route.fulfill(body=host, content_type="text/html"))
+    page = context.new_page()
+    page.goto(base_url + "host.html")
+    page.wait_for_function("window.got.some(m => m.type === 'attention:state')", timeout=READY_TIMEOUT)
+    return context, page

@@ -1,6 +1,6 @@
 """Before Python, without Python, and with links nobody should trust."""
 
-from tests.e2e.conftest import get_state, new_context, open_page, wait_ready
+from tests.e2e.conftest import get_state, new_context, open_host, open_page, wait_ready
 
 
 def test_page_is_readable_with_a_loading_indicator_before_python_is_ready(browser, base_url):
@@ -111,14 +111,7 @@ def test_too_long_sentence_in_the_url_keeps_its_text_in_the_box(browser, base_ur
 
 def test_framed_page_posts_its_state_to_the_parent(browser, base_url):
     """In an iframe, every render posts {type: 'attention:state', state} to the host page."""
-    context = new_context(browser, base_url)
-    host = ('<!doctype html><title>host</title><script>window.got = [];'
-            'addEventListener("message", e => window.got.push(e.data));</script>'
-            '<iframe src="./?focus=1" title="widget" width="900" height="900"></iframe>')
-    context.route(base_url + "host.html", lambda route: route.fulfill(body=host, content_type="text/html"))
-    page = context.new_page()
-    page.goto(base_url + "host.html")
-    page.wait_for_function("window.got.some(m => m.type === 'attention:state')", timeout=90_000)
+    context, page = open_host(browser, base_url, "./?focus=1")
     message = page.evaluate("window.got.find(m => m.type === 'attention:state')")
     assert message["state"]["focus"] == 1 and message["state"]["version"] == 1
     frame = page.frame_locator("iframe")

@@ -5,7 +5,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.e2e.conftest import csp_violations, get_state, new_context, open_page, wait_ready
+from tests.e2e.conftest import csp_violations, get_state, open_host, open_page, wait_ready
 
 SENTINEL = "window.__pwned=1"
 PAYLOADS = [
@@ -90,14 +90,7 @@ def test_payloads_in_every_url_parameter_never_run(browser, base_url, start):
 
 def test_payloads_in_host_messages_never_run(browser, base_url):
     """attention:set with a payload in every field (and as a key) runs nothing."""
-    context = new_context(browser, base_url)
-    host = ('<!doctype html><title>host</title><script>window.got = [];'
-            'addEventListener("message", e => window.got.push(e.data));</script>'
-            '<iframe src="./" title="widget" width="900" height="900"></iframe>')
-    context.route(base_url + "host.html", lambda r: r.fulfill(body=host, content_type="text/html"))
-    page = context.new_page()
-    page.goto(base_url + "host.html")
-    page.wait_for_function("window.got.some(m => m.type === 'attention:state')", timeout=90_000)
+    context, page = open_host(browser, base_url)
     frame = page.frames[1]
     frame.evaluate("window.__csp = window.__csp || []")
     for i, payload in enumerate(PAYLOADS):

@@ -94,27 +94,17 @@ def test_broken_lexicon_rows_are_reported_with_file_and_line(browser, base_url):
     context.close()
 
 
-def test_missing_standard_library_gives_a_clear_message(browser, base_url):
-    """python_stdlib.zip answering 404: data-state 'error' and the message, not a spinner."""
+@pytest.mark.parametrize("missing", ["python_stdlib.zip", "core.js"])
+def test_a_missing_runtime_file_gives_a_clear_message(browser, base_url, missing):
+    """The standard library or the PyScript module answering 404: data-state 'error' and the
+    message, not a spinner; the pre-rendered example stays."""
     context = new_context(browser, base_url)
-    context.route("**/python_stdlib.zip", lambda r: r.fulfill(status=404, body="gone"))
+    context.route(f"**/{missing}", lambda r: r.fulfill(status=404, body="gone"))
     page = context.new_page()
     page.goto(base_url)
     page.wait_for_function("document.documentElement.dataset.state === 'error'", timeout=60_000)
     assert "Non è stato possibile avviare Python" in page.locator("#status").inner_text()
-    assert page.locator("table.steps").is_visible()
-    context.close()
-
-
-def test_pyscript_failing_to_load_gives_a_clear_message(browser, base_url):
-    """The PyScript module answering 404: the same clear message, the example stays."""
-    context = new_context(browser, base_url)
-    context.route("**/core.js", lambda r: r.fulfill(status=404, body="gone"))
-    page = context.new_page()
-    page.goto(base_url)
-    page.wait_for_function("document.documentElement.dataset.state === 'error'", timeout=30_000)
-    assert "Non è stato possibile avviare Python" in page.locator("#status").inner_text()
-    assert page.locator("label.word").count() == 6
+    assert page.locator("table.steps").is_visible() and page.locator("label.word").count() == 6
     context.close()
 
 
