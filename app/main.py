@@ -61,6 +61,7 @@ def _render(settings, tokens, regions, notes=()):
         preset = state.preset_index(settings.sentence, lang)
         _region("preset").value = "" if preset is None else str(preset)
     _region("analysis").innerHTML = render.render_analysis(_result, tokens, lang)
+    _region("announce").textContent = render.announcement(_result, tokens, lang)
     _set_messages(notes)
     _publish()
 

@@ -222,27 +222,55 @@ def status_of(result, j):
 
 
 def render_bars(result, tokens, lang):
+    """One bar per word. A candidate's bar is a meter (role="meter") whose value a screen
+    reader speaks ("43 per cento"); the others say in words why they have no bar."""
     word = tokens[result.focus].text
     rows = []
     for j, tok in enumerate(tokens):
         status = status_of(result, j)
         pct = result.percents[j]
         if status == "candidate":
-            value = f"{pct}%"
+            spoken = esc(text(lang, "percent_text", pct=pct))
+            bar_attrs = (f'role="meter" aria-label="{esc(tok.text)}" aria-valuenow="{pct}" '
+                         f'aria-valuemin="0" aria-valuemax="100" aria-valuetext="{spoken}"')
+            value = f'<span class="bar-value" aria-hidden="true">{pct}%</span>'
         else:
-            value = "— " + text(lang, "is_query" if status == "query" else "is_masked")
+            bar_attrs = 'aria-hidden="true"'
+            note = text(lang, "is_query" if status == "query" else "is_masked")
+            value = f'<span class="bar-value">{esc("— " + note)}</span>'
         width = pct if status == "candidate" else 0
         rows.append(
             f'<li class="bar-row {status}" data-index="{j}">'
-            f'<span class="bar-word">{esc(tok.text)}</span>'
-            f'<svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true" '
+            f'<span class="bar-word" aria-hidden="true">{esc(tok.text)}</span>'
+            f'<svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none" {bar_attrs} '
             f'focusable="false"><rect class="bar-bg" width="100" height="10"></rect>'
-            f'<rect class="bar-fill" width="{width}" height="10"></rect></svg>'
-            f'<span class="bar-value">{esc(value)}</span></li>'
+            f'<rect class="bar-fill" width="{width}" height="10"></rect></svg>{value}</li>'
         )
     return (f'<h2>{esc(text(lang, "bars_heading", word=word))}</h2>'
             f'<ul class="bars" aria-label="{esc(text(lang, "bars_caption", word=word))}">'
             f'{"".join(rows)}</ul>')
+
+
+def announcement(result, tokens, lang, top=5):
+    """One sentence for the live region: where the word looks, largest share first.
+
+    «dormiva» guarda: gatto 43 per cento, tappeto 25 per cento, … (or the explanation
+    when there is nobody to look at, or the prompt to pick a word).
+    """
+    if result is None:
+        return text(lang, "pick_word")
+    idx = sorted((j for j, c in enumerate(result.candidates) if c), key=lambda j: (-result.weights[j], j))
+    if not idx:
+        return explain(result, tokens, lang)
+    items = [text(lang, "announce_item", word=tokens[j].text, pct=result.percents[j]) for j in idx[:top]]
+    rest = idx[top:]
+    if rest:
+        items.append(text(lang, "announce_more", n=len(rest)) if all(result.percents[j] < 1 for j in rest)
+                     else ", ".join(text(lang, "announce_item", word=tokens[j].text, pct=result.percents[j])
+                                    for j in rest))
+    said = text(lang, "announce_looks", word=tokens[result.focus].text, items=", ".join(items))
+    note = explain(result, tokens, lang)
+    return f"{said} {note}".strip()
 
 
 def products(query, card, lang):
@@ -303,7 +331,8 @@ def render_analysis(result, tokens, lang):
         return f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>'
     note = explain(result, tokens, lang)
     note_html = f'<p class="explain">{esc(note)}</p>' if note else ""
-    return (f'<section class="query" aria-label="query">{render_query(result, tokens, lang)}</section>'
+    return (f'<section class="query" aria-label="{esc(text(lang, "query_aria"))}">'
+            f'{render_query(result, tokens, lang)}</section>'
             f'<section class="result">{render_bars(result, tokens, lang)}{note_html}</section>'
             f'<section class="steps-section">{render_table(result, tokens, lang)}</section>')
 

@@ -8,6 +8,7 @@
   var T = {
     it: {
       start: "Avvio di Python nel browser…",
+      startLink: "Avvio di Python nel browser… Qui sotto c'è l'esempio iniziale: appena pronto, mostro quello che chiede il link.",
       stages: {
         "Loading Pyodide": "Avvio di Python: preparo l'interprete…",
         "Loading Storage": "Avvio di Python: preparo la memoria…",
@@ -19,6 +20,7 @@
     },
     en: {
       start: "Starting Python in the browser…",
+      startLink: "Starting Python in the browser… Below is the first example: once ready, the page shows what the link asks for.",
       stages: {
         "Loading Pyodide": "Starting Python: preparing the interpreter…",
         "Loading Storage": "Starting Python: preparing storage…",
@@ -81,10 +83,9 @@
     });
   }
 
-  if (location.search && /(^|[?&])(s|focus|mask|self|lang)=/.test(location.search)) {
-    html.classList.add("pending");  /* the pre-rendered example is not what the link asks */
-  }
-  document.addEventListener("DOMContentLoaded", function () { say(T.start, 0.05); });
+  /* The pre-rendered example is not what a link with a state asks for: say so meanwhile. */
+  var pending = /(^|[?&])(s|focus|mask|self|lang|limit)=/.test(location.search);
+  document.addEventListener("DOMContentLoaded", function () { say(pending ? T.startLink : T.start, 0.05); });
 
   /* Preload Python's files (listed in this script's data-preload) right after the first
      frame: started in the <head> they would compete with the first paint; started by

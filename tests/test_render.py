@@ -32,7 +32,8 @@ ALLOWED_TAGS = {"h1", "h2", "p", "header", "section", "div", "form", "label", "i
 ALLOWED_ATTRS = {"id", "class", "for", "name", "type", "value", "checked", "disabled", "selected",
                  "autocomplete", "spellcheck", "lang", "title", "aria-hidden", "aria-label",
                  "data-index", "data-col", "viewbox", "preserveaspectratio", "focusable", "width",
-                 "height", "role", "tabindex", "colspan", "scope", "readonly", "rows", "hidden"}
+                 "height", "role", "tabindex", "colspan", "scope", "readonly", "rows", "hidden",
+                 "aria-valuenow", "aria-valuemin", "aria-valuemax", "aria-valuetext"}
 
 
 def render_everything(text_in, focus=0, mask=False, include_self=False, lang="it"):
@@ -145,3 +146,13 @@ def test_lexicon_problems_are_listed_with_file_and_line():
     _, problems = parse_lexicon("word,alive,action,thing,function\ngatto,1,0,0,0\ncane,1,0\n", "it.csv")
     html = render.render_messages([], problems, "it")
     assert "Lessico it.csv, riga 3: ci sono 3 colonne invece di 5; riga saltata" in html
+
+
+def test_announcement_says_where_the_word_looks_largest_first(lexicons):
+    """The live-region sentence lists words by attention, with 'per cento' in Italian."""
+    s = state.default_settings("it")
+    tokens, _ = state.check_sentence(s.sentence, lexicons["it"])
+    said = render.announcement(state.analyse(s, tokens), tokens, "it")
+    assert said == ("«dormiva» guarda: gatto 43 per cento, tappeto 25 per cento, seduto 13 per cento, "
+                    "sul 10 per cento, Il 9 per cento.")
+    assert render.announcement(None, tokens, "en") == "Pick a word of the sentence to see where it looks."

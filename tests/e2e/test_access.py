@@ -1,0 +1,225 @@
+"""Every student: axe-core checks, keyboard only, screen reader, phones, languages, print."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from app.i18n import STRINGS
+from tests.e2e.conftest import get_state, new_context, open_page, wait_ready, wait_state
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
+SHOTS = ROOT / "test-results"
+GUESSED = {"it": "Il drago di Zorro dorme", "en": "The dragon of Zorro sleeps"}
+
+
+def axe_violations(page):
+    """axe-core (injected from node_modules) on the whole page, WCAG 2.0/2.1 A and AA rules."""
+    if not page.evaluate("!!window.axe"):
+        page.evaluate(AXE + "\nnull")
+    result = page.evaluate("""async () => {
+        const r = await axe.run(document, {runOnly: {type: 'tag',
+            values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
+        return r.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(' | '));
+    }""")
+    return result
+
+
+@pytest.fixture(scope="module", params=["it", "en"])
+def lang_page(request, browser, base_url):
+    context, page = open_page(browser, base_url, f"?lang={request.param}")
+    wait_ready(page)
+    page.lang = request.param
+    yield page
+    context.close()
+
+
+def test_axe_finds_nothing_in_the_interactive_states(lang_page):
+    """Default, a word selected, mask on with the first word, a guessed word: 0 violations."""
+    page = lang_page
+    assert axe_violations(page) == [], "default"
+    page.locator('label.word[data-index="1"]').click()
+    wait_state(page, "s.focus === 1")
+    assert axe_violations(page) == [], "word selected"
+    page.locator("#mask").check()
+    page.locator('label.word[data-index="0"]').click()
+    wait_state(page, "s.focus === 0 && s.mask")
+    assert page.locator(".explain").is_visible()
+    assert axe_violations(page) == [], "mask, first word"
+    page.locator("#mask").uncheck()
+    page.fill("#sentence-input", GUESSED[page.lang])
+    page.press("#sentence-input", "Enter")
+    wait_state(page, "s.tokens.length === 5")
+    page.locator('label.word[data-index="4"]').click()
+    wait_state(page, "s.focus === 4")
+    assert page.locator("label.word.guessed").count() >= 1
+    assert axe_violations(page) == [], "guessed word"
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+@pytest.mark.parametrize("state", ["loading", "error", "embed", "dark"])
+def test_axe_finds_nothing_while_loading_failed_embedded_or_dark(browser, base_url, lang, state):
+    """Before Python is ready, after it failed, in embed mode and in the dark theme: 0 violations."""
+    options = {"color_scheme": "dark"} if state == "dark" else {}
+    context = new_context(browser, base_url, **options)
+    if state == "loading":
+        context.route("**/pyodide.asm.wasm", lambda route: None)  # never answers
+    elif state == "error":
+        context.route("**/*.wasm", lambda route: route.abort())
+    page = context.new_page()
+    page.goto(base_url + f"?lang={lang}" + ("&embed=1" if state == "embed" else ""))
+    if state == "loading":
+        page.wait_for_selector("table.steps")
+    else:
+        page.wait_for_function(f"document.documentElement.dataset.state === "
+                               f"'{'error' if state == 'error' else 'ready'}'", timeout=90_000)
+    assert axe_violations(page) == []
+    context.close()
+
+
+def test_keyboard_alone_reaches_everything_with_visible_focus_and_no_trap(app):
+    """Tab goes through box, button, examples, switches, language, words, help, table and share
+    buttons, each with a visible focus; arrows pick words, Space toggles; Tab leaves the page."""
+    app.select_option("#preset", "0")
+    wait_state(app, "s.focus === 5 && !s.mask")
+    app.evaluate("document.activeElement && document.activeElement.blur()")
+    seen = []
+    for _ in range(40):
+        app.keyboard.press("Tab")
+        info = app.evaluate("""() => { const e = document.activeElement;
+            if (!e || e === document.body) return null;
+            const shown = e.name === 'word' ? e.closest('label') : e;
+            return {key: e.id || (e.name + '=' + e.value) || e.localName,
+                    outline: getComputedStyle(shown).outlineStyle}; }""")
+        if info is None:
+            break  # focus left the page: no trap
+        seen.append(info["key"])
+        assert info["outline"] != "none", f"no visible focus on {info['key']}"
+    else:
+        pytest.fail("Tab never left the page")
+    for key in ("sentence-input", "analyse", "preset", "mask", "self", "lang=it", "word=5",
+                "copy-link", "copy-embed", "export-csv"):
+        assert key in seen, f"{key} not reachable by Tab: {seen}"
+    assert seen.index("word=5") > seen.index("lang=it")  # the word group is one stop
+    app.locator('input[name="word"]:checked').focus()
+    app.keyboard.press("ArrowRight")  # wraps to the first word
+    app.keyboard.press("ArrowRight")
+    wait_state(app, "s.focus === 1")
+    app.locator("#mask").focus()
+    app.keyboard.press("Space")
+    wait_state(app, "s.mask === true")
+    app.keyboard.press("Space")
+    wait_state(app, "s.mask === false")
+
+
+def test_screen_reader_hears_the_result_and_the_bars_values(app):
+    """The polite live region says where the word looks; each bar is a meter with its value."""
+    app.select_option("#preset", "0")
+    wait_state(app, "s.focus === 5")
+    app.locator('label.word[data-index="1"]').click()
+    s = wait_state(app, "s.focus === 1")
+    live = app.locator("#announce")
+    assert live.get_attribute("aria-live") == "polite"
+    top = max((r for r in s["rows"] if r["candidate"]), key=lambda r: r["weight"])
+    word = s["tokens"][top["index"]]["text"]
+    assert live.text_content().startswith("«gatto» guarda: " + f"{word} {top['percent'][:-1]} per cento")
+    meters = app.locator('#analysis svg[role="meter"]')
+    assert meters.count() == sum(r["candidate"] for r in s["rows"])
+    first = meters.first
+    assert first.get_attribute("aria-valuetext").endswith("per cento")
+    assert app.locator("table.steps caption").count() == 1
+    assert app.locator('table.steps th[scope="col"]').count() == 8
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+@pytest.mark.parametrize("width", [360, 1280])
+def test_screens_fit_phones_and_desktops(browser, base_url, lang, width):
+    """At 360 and 1280 px: no sideways scroll; on the phone targets ≥ 44 px and text ≥ 16 px.
+    Screenshots go to test-results/ (look at them)."""
+    context, page = open_page(browser, base_url, f"?lang={lang}&mask=1&focus=3",
+                              viewport={"width": width, "height": 640 if width == 360 else 900})
+    wait_ready(page)
+    SHOTS.mkdir(exist_ok=True)
+    # content-visibility skips painting what is off screen; a full-page picture needs it all.
+    page.evaluate("document.querySelectorAll('.analysis .result, .analysis .steps-section')"
+                  ".forEach(e => e.style.setProperty('content-visibility', 'visible'))")
+    page.screenshot(path=str(SHOTS / f"page-{lang}-{width}.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    if width == 360:
+        small = page.evaluate("""() => [...document.querySelectorAll(
+              '#app button, #app select, #app input[type=text], #app label.switch, #app label.lang-choice,'
+            + '#app label.word, #app summary')]
+            .filter(e => e.offsetParent !== null)
+            .map(e => [e.id || e.className || e.localName, e.getBoundingClientRect()])
+            .filter(([, r]) => r.width < 44 || r.height < 44).map(([n, r]) => n + ' ' + r.width + 'x' + r.height)""")
+        assert small == []
+        tiny = page.evaluate("""() => { const out = [];
+            const walk = document.createTreeWalker(document.getElementById('app'), NodeFilter.SHOW_TEXT);
+            while (walk.nextNode()) { const n = walk.currentNode; const e = n.parentElement;
+              if (!n.textContent.trim() || !e.offsetParent || e.closest('.sr-only')) continue;
+              const size = parseFloat(getComputedStyle(e).fontSize);
+              if (size < 16) out.push(e.className + ':' + n.textContent.trim().slice(0, 20) + ':' + size); }
+            return out; }""")
+        assert tiny == []
+    context.close()
+
+
+def literal_pieces(strings):
+    """Every fixed piece of text (8+ characters between placeholders) in a STRINGS table."""
+    out = set()
+    for value in strings.values():
+        values = value.values() if isinstance(value, dict) else value if isinstance(value, tuple) else [value]
+        for v in values:
+            out.update(p.strip() for p in re.split(r"\{[^}]*\}", v) if len(p.strip()) >= 8)
+    return out
+
+
+def visible_and_spoken_text(page):
+    return page.evaluate("""() => document.body.innerText + '\\n' +
+        [...document.querySelectorAll('[aria-label],[title],[aria-valuetext]')].map(e =>
+          [e.getAttribute('aria-label'), e.getAttribute('title'), e.getAttribute('aria-valuetext')].join(' ')).join('\\n')
+        + document.title""")
+
+
+def test_switching_language_leaves_no_string_of_the_other(app):
+    """After a switch, no Italian (then no English) string remains on screen or in labels."""
+    only_it = literal_pieces(STRINGS["it"]) - literal_pieces(STRINGS["en"])
+    only_en = literal_pieces(STRINGS["en"]) - literal_pieces(STRINGS["it"])
+    app.select_option("#preset", "0")
+    app.locator("#mask").check()
+    wait_state(app, "s.mask === true")
+    for lang, other in (("en", only_it), ("it", only_en)):
+        app.locator(f'input[name="lang"][value="{lang}"]').check()
+        wait_state(app, f"s.lang === '{lang}'")
+        assert app.evaluate("document.documentElement.lang") == lang
+        shown = visible_and_spoken_text(app)
+        left = sorted(p for p in other if p in shown)
+        assert left == [], f"{lang}: strings of the other language remain: {left}"
+        assert f"lang={lang}" in app.url
+    app.locator("#mask").uncheck()
+
+
+def test_no_animation_under_reduced_motion(browser, base_url):
+    """prefers-reduced-motion: no element animates or transitions."""
+    context, page = open_page(browser, base_url, "", reduced_motion="reduce")
+    wait_ready(page)
+    moving = page.evaluate("""() => [...document.querySelectorAll('*')].filter(e => {
+        const s = getComputedStyle(e);
+        return parseFloat(s.transitionDuration) > 0 || parseFloat(s.animationDuration) > 0; }).length""")
+    assert moving == 0
+    context.close()
+
+
+def test_print_shows_sentence_bars_and_whole_table_without_controls(app):
+    """Printing: the sentence, the bars and every table row; no controls or share buttons."""
+    app.emulate_media(media="print")
+    try:
+        assert not app.locator("#controls").is_visible() and not app.locator("#share").is_visible()
+        assert app.locator("#sentence label.word").first.is_visible()
+        assert app.locator("#analysis .bar-row").first.is_visible()
+        rows = app.locator("table.steps tbody tr")
+        assert all(rows.nth(i).is_visible() for i in range(rows.count()))
+        assert app.evaluate("getComputedStyle(document.querySelector('.table-wrap')).overflowX") == "visible"
+    finally:
+        app.emulate_media(media="screen")
