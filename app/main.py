@@ -145,6 +145,16 @@ def on_change(event):
         document.querySelector(f'input[name="lang"][value="{settings.lang}"]').focus()
 
 
+@when("keydown", "#app")
+@guarded
+def on_keydown(event):
+    """Enter toggles a switch (native checkboxes only take Space)."""
+    target = event.target
+    if event.key == "Enter" and getattr(target, "type", None) == "checkbox":
+        event.preventDefault()
+        target.click()
+
+
 @when("submit", "#app")
 @guarded
 def on_submit(event):

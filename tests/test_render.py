@@ -153,6 +153,6 @@ def test_announcement_says_where_the_word_looks_largest_first(lexicons):
     s = state.default_settings("it")
     tokens, _ = state.check_sentence(s.sentence, lexicons["it"])
     said = render.announcement(state.analyse(s, tokens), tokens, "it")
-    assert said == ("«dormiva» guarda: gatto 43 per cento, tappeto 25 per cento, seduto 13 per cento, "
-                    "sul 10 per cento, Il 9 per cento.")
+    assert said == ("«dormiva» guarda: gatto: 43 per cento, tappeto: 25 per cento, seduto: 13 per cento, "
+                    "sul: 10 per cento, Il: 9 per cento.")
     assert render.announcement(None, tokens, "en") == "Pick a word of the sentence to see where it looks."

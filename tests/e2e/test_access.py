@@ -109,8 +109,14 @@ def test_keyboard_alone_reaches_everything_with_visible_focus_and_no_trap(app):
     app.locator("#mask").focus()
     app.keyboard.press("Space")
     wait_state(app, "s.mask === true")
-    app.keyboard.press("Space")
+    app.keyboard.press("Enter")  # Enter toggles the switches too
     wait_state(app, "s.mask === false")
+    app.locator("#self").focus()
+    app.keyboard.press("Enter")
+    wait_state(app, "s.include_self === true")
+    app.keyboard.press("Space")
+    wait_state(app, "s.include_self === false")
+    assert app.locator("#messages li.error").count() == 0 and app.errors == []
 
 
 def test_screen_reader_hears_the_result_and_the_bars_values(app):
@@ -123,7 +129,7 @@ def test_screen_reader_hears_the_result_and_the_bars_values(app):
     assert live.get_attribute("aria-live") == "polite"
     top = max((r for r in s["rows"] if r["candidate"]), key=lambda r: r["weight"])
     word = s["tokens"][top["index"]]["text"]
-    assert live.text_content().startswith("«gatto» guarda: " + f"{word} {top['percent'][:-1]} per cento")
+    assert live.text_content().startswith("«gatto» guarda: " + f"{word}: {top['percent'][:-1]} per cento")
     meters = app.locator('#analysis svg[role="meter"]')
     assert meters.count() == sum(r["candidate"] for r in s["rows"])
     first = meters.first
