@@ -23,8 +23,11 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def browser():
+    options = launch_options()
+    # window.gc() and exact heap sizes, so the soak test measures memory kept, not garbage.
+    options["args"] += ["--js-flags=--expose-gc", "--enable-precise-memory-info"]
     with sync_playwright() as p:
-        b = p.chromium.launch(**launch_options())
+        b = p.chromium.launch(**options)
         yield b
         b.close()
 
