@@ -253,7 +253,8 @@ def start():
     loading (queued by static/boot.js).
 
     Without state in the URL the pre-rendered page is already exactly what we would draw
-    (a test keeps it so), so the controls are only enabled: no redraw, no layout shift.
+    (a test keeps it so; the state JSON is compared to be sure), so the controls are only
+    enabled: no redraw, no layout shift.
     """
     global _settings, _tokens, _result
     params = {}
@@ -262,9 +263,12 @@ def start():
         params.setdefault(name, list(search.getAll(name)))
     settings, notes = state.parse_params(params, _lexicons)
     tokens, _ = state.check_sentence(settings.sentence, _lexicons[settings.lang], settings.limit)
-    if not notes and not _lexicons[settings.lang].problems and not any(p in params for p in _OUR_PARAMS):
-        _settings, _tokens = settings, tokens
-        _result = state.analyse(settings, tokens)
+    result = state.analyse(settings, tokens)
+    prerendered = _region("attention-state").textContent
+    if (not notes and not _lexicons[settings.lang].problems and not any(p in params for p in _OUR_PARAMS)
+            and prerendered == state.state_json(state.build_state(settings, tokens, result))):
+        # (a lexicon edited after the build would differ from the pre-render: full render then)
+        _settings, _tokens, _result = settings, tokens, result
         for element in document.querySelectorAll("#app [disabled]"):
             element.removeAttribute("disabled")
         _region("status").querySelector(".status-text").textContent = text(settings.lang, "ready")

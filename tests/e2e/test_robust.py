@@ -152,3 +152,22 @@ def test_soak_a_whole_lesson_of_clicks(browser, base_url):
     print(f"soak: JS heap {before / 1e6:.2f} MB -> {after / 1e6:.2f} MB after 1,000 clicks")
     assert after - before < 5_000_000, f"JS heap grew {(after - before) / 1e6:.1f} MB"
     context.close()
+
+
+def test_lexicon_edited_after_the_build_still_gives_the_right_numbers(browser, base_url):
+    """A teacher edits it.csv in the deployed folder without rebuilding: once Python is up the
+    page shows the new cards, not the stale pre-render."""
+    context = new_context(browser, base_url)
+
+    def edited(route):
+        text = route.fetch().text().replace("\ngatto,0.95,0.05,0.1,0\n", "\ngatto,0.5,0.5,0.5,0.5\n")
+        route.fulfill(body=text.encode(), content_type="text/csv")
+
+    context.route(base_url + "lexicon/it.csv", edited)
+    page = context.new_page()
+    page.goto(base_url)
+    wait_ready(page)
+    assert get_state(page)["tokens"][1]["card"] == [0.5, 0.5, 0.5, 0.5]
+    assert "0,5" in page.locator('label.word[data-index="1"] .card').inner_text()
+    assert page.locator('input[name="word"]:disabled').count() == 0
+    context.close()
