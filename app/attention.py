@@ -58,6 +58,12 @@ class Attention:
     def has_candidates(self):
         return any(self.candidates)
 
+    def status(self, j):
+        """'candidate', 'query' (the clicked word, not included) or 'masked'."""
+        if self.candidates[j]:
+            return "candidate"
+        return "masked" if self.masked[j] else "query"
+
 
 def matvec_row(x, m):
     """Row vector times matrix: (d,) · (d, d) -> (d,)."""

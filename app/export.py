@@ -40,10 +40,7 @@ def steps_csv(result, tokens, lang):
     writer = csv.writer(out, delimiter=";" if lang == "it" else ",", lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS[lang])
     for j, tok in enumerate(tokens):
-        if result.candidates[j]:
-            status = "candidate"
-        else:
-            status = "masked" if result.masked[j] else "query"
+        status = result.status(j)
         writer.writerow(
             [tok.text] + [_full(v, lang) for v in tok.card] + [STATUS[lang][status]]
             + [_full(result.dots[j] if status == "candidate" else None, lang),

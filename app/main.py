@@ -8,6 +8,7 @@ A host page may also send `attention:set` messages (see README). Every render en
 (history.replaceState) and, when framed, an `attention:state` message to the parent.
 """
 
+import inspect
 import traceback
 
 import js
@@ -80,8 +81,9 @@ def _page_url(embed=None):
     return window.location.origin + window.location.pathname + "?" + params.toString()
 
 
-def _publish():
-    payload = state.state_json(state.build_state(_settings, _tokens, _result))
+def _publish(payload=None):
+    """Publish the state; `payload` is its JSON when the caller has it already."""
+    payload = payload or state.state_json(state.build_state(_settings, _tokens, _result))
     _region("attention-state").textContent = payload
     document.documentElement.dataset.state = "ready"
     window.history.replaceState(None, "", _page_url())
@@ -90,18 +92,16 @@ def _publish():
         window.parent.postMessage(message, "*")
 
 
-def _show_sentence(sentence, focus=None):
-    """Show a new sentence (switches kept). On bad input keep the old sentence on screen
-    and say why; the box keeps what the student typed."""
+def _show_sentence(sentence):
+    """Show a new sentence (switches kept; an example starts with its word selected). On
+    bad input keep the old sentence on screen and say why; the box keeps the text."""
     lang = _settings.lang
     tokens, problem = state.check_sentence(sentence, _lexicons[lang], _settings.limit)
     if tokens is None:
         _settings.text = sentence
         _set_messages([problem])
         return False
-    preset = state.preset_index(sentence, lang)
-    if focus is None and preset is not None:
-        focus = PRESETS[lang][preset][1]
+    focus = state.preset_focus(sentence, lang)
     _render(_settings.copy(sentence=sentence, text=sentence, focus=focus), tokens, ("sentence",))
     return True
 
@@ -114,13 +114,20 @@ def _show_error(error):
 
 
 def guarded(handler):
-    """Run a handler; on an unexpected error show one line and keep the page working."""
-
-    def run(event):
-        try:
-            handler(event)
-        except Exception as error:  # noqa: BLE001 - the page must survive anything
-            _show_error(error)
+    """Run a handler (plain or async); on an unexpected error show one line and keep the
+    page working. Plain handlers stay plain: they must call preventDefault() in time."""
+    if inspect.iscoroutinefunction(handler):
+        async def run(event):
+            try:
+                await handler(event)
+            except Exception as error:  # noqa: BLE001 - the page must survive anything
+                _show_error(error)
+    else:
+        def run(event):
+            try:
+                handler(event)
+            except Exception as error:  # noqa: BLE001 - the page must survive anything
+                _show_error(error)
 
     run.__name__ = handler.__name__
     return run
@@ -137,8 +144,7 @@ def on_change(event):
         attr = "mask" if name == "mask" else "include_self"
         _render(_settings.copy(**{attr: bool(target.checked)}), _tokens, ())
     elif name == "preset" and target.value != "":
-        sentence, focus = PRESETS[_settings.lang][int(target.value)]
-        _show_sentence(sentence, focus)
+        _show_sentence(PRESETS[_settings.lang][int(target.value)][0])
     elif name == "lang" and target.value in LANGS and target.value != _settings.lang:
         settings, tokens = state.switch_language(_settings, target.value, _lexicons)
         _render(settings, tokens, ("all",))
@@ -210,42 +216,37 @@ def _download_csv():
 
 
 @when("click", "#app")
+@guarded
 async def on_click(event):
     button = event.target.closest("button")
     if not button or button.type != "button":
         return
-    try:
-        if button.id == "copy-link":
-            await _copy(_page_url(embed=False))
-        elif button.id == "copy-embed":
-            await _copy(export.embed_snippet(_page_url(embed=True), _settings.lang))
-        elif button.id == "export-csv":
-            _download_csv()
-    except Exception as error:  # noqa: BLE001
-        _show_error(error)
+    if button.id == "copy-link":
+        await _copy(_page_url(embed=False))
+    elif button.id == "copy-embed":
+        await _copy(export.embed_snippet(_page_url(embed=True), _settings.lang))
+    elif button.id == "export-csv":
+        _download_csv()
 
 
 def _apply_host_message(data):
     """Apply an attention:set message (already known to come from our parent)."""
     if hasattr(data, "to_py"):
         data = data.to_py()
-    settings, tokens, warnings, notes = state.host_update(_settings, data, _lexicons)
+    settings, tokens, warnings, notes = state.host_update(_settings, _tokens, data, _lexicons)
     for warning in warnings:
         js.console.warn(warning)
     _render(settings, tokens, ("all",), notes)
 
 
+@guarded
 def on_message(event):
     """`attention:set` from the parent window only; everything else is ignored."""
-    try:
-        if not _framed or not getattr(js.Object, "is")(event.source, window.parent):
-            return
-        data = event.data
-        if getattr(data, "type", None) != "attention:set":
-            return
+    if not _framed or not getattr(js.Object, "is")(event.source, window.parent):
+        return
+    data = event.data
+    if getattr(data, "type", None) == "attention:set":
         _apply_host_message(data)
-    except Exception as error:  # noqa: BLE001
-        _show_error(error)
 
 
 def start():
@@ -264,15 +265,15 @@ def start():
     settings, notes = state.parse_params(params, _lexicons)
     tokens, _ = state.check_sentence(settings.sentence, _lexicons[settings.lang], settings.limit)
     result = state.analyse(settings, tokens)
-    prerendered = _region("attention-state").textContent
+    payload = state.state_json(state.build_state(settings, tokens, result))
     if (not notes and not _lexicons[settings.lang].problems and not any(p in params for p in _OUR_PARAMS)
-            and prerendered == state.state_json(state.build_state(settings, tokens, result))):
+            and payload == _region("attention-state").textContent):
         # (a lexicon edited after the build would differ from the pre-render: full render then)
         _settings, _tokens, _result = settings, tokens, result
         for element in document.querySelectorAll("#app [disabled]"):
             element.removeAttribute("disabled")
         _region("status").querySelector(".status-text").textContent = text(settings.lang, "ready")
-        _publish()
+        _publish(payload)
     else:
         _render(settings, tokens, ("all",), notes)
     window.addEventListener("message", create_proxy(on_message))

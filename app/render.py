@@ -29,10 +29,6 @@ def _vec(values, lang):
     return "[" + sep.join(short(v, lang) for v in values) + "]"
 
 
-def quoted(word, lang):
-    return f"«{word}»" if lang == "it" else f"“{word}”"
-
-
 # --- header and controls ------------------------------------------------------------------
 
 def render_header(lang):
@@ -214,20 +210,13 @@ def render_w_q(result, lang):
             f'<thead><tr><td></td>{head}</tr></thead><tbody>{rows}</tbody></table></details>')
 
 
-def status_of(result, j):
-    """'candidate', 'query' (the clicked word, not included) or 'masked'."""
-    if result.candidates[j]:
-        return "candidate"
-    return "masked" if result.masked[j] else "query"
-
-
 def render_bars(result, tokens, lang):
     """One bar per word. A candidate's bar is a meter (role="meter") whose value a screen
     reader speaks ("43 per cento"); the others say in words why they have no bar."""
     word = tokens[result.focus].text
     rows = []
     for j, tok in enumerate(tokens):
-        status = status_of(result, j)
+        status = result.status(j)
         pct = result.percents[j]
         if status == "candidate":
             spoken = esc(text(lang, "percent_text", pct=pct))
@@ -286,7 +275,7 @@ def render_table(result, tokens, lang):
     head = "".join(f'<th scope="col">{t(c)}</th>' for c in cols)
     body = []
     for j, tok in enumerate(tokens):
-        status = status_of(result, j)
+        status = result.status(j)
         card = esc(vec(tok.card, lang))
         if status == "candidate":
             cells = (

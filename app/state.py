@@ -54,6 +54,12 @@ def preset_index(sentence, lang):
     return None
 
 
+def preset_focus(sentence, lang):
+    """The word an example starts with selected, or None for a sentence that is no example."""
+    preset = preset_index(sentence, lang)
+    return None if preset is None else i18n.PRESETS[lang][preset][1]
+
+
 class Note:
     """A message for the student: a string key and its parameters (translated at render)."""
 
@@ -86,6 +92,12 @@ def _first(params, name):
     return values[0] if values else None
 
 
+def _whole_number(text):
+    """The int written with ASCII digits only (no sign, no space inside), or None."""
+    digits = text.strip()
+    return int(digits) if digits.isascii() and digits.isdigit() else None
+
+
 def parse_params(search, lexicons):
     """Settings from the URL's parameters, and notes for every value that had to be replaced.
 
@@ -114,9 +126,9 @@ def parse_params(search, lexicons):
 
     limit = _first(params, "limit")
     if limit is not None:
-        digits = limit.strip()
-        if digits.isascii() and digits.isdigit() and 1 <= int(digits) <= MAX_LIMIT:
-            settings.limit = int(digits)
+        value = _whole_number(limit)
+        if value is not None and 1 <= value <= MAX_LIMIT:
+            settings.limit = value
         else:
             notes.append(Note("link_limit_bad", value=limit, limit=MAX_LIMIT))
 
@@ -128,14 +140,12 @@ def parse_params(search, lexicons):
             settings.text = sentence  # keep what the link carried in the box
         else:
             settings.sentence = settings.text = sentence
-            preset = preset_index(sentence, lang)
-            settings.focus = None if preset is None else i18n.PRESETS[lang][preset][1]
+            settings.focus = preset_focus(sentence, lang)
     n = len(tokenize(settings.sentence, lang))
 
     focus = _first(params, "focus")
     if focus is not None:
-        digits = focus.strip()
-        value = int(digits) if digits.isascii() and digits.isdigit() else None
+        value = _whole_number(focus)
         if value is not None and value < n:
             settings.focus = value
         else:
@@ -233,23 +243,22 @@ def switch_language(settings, lang, lexicons):
 HOST_KEYS = ("type", "sentence", "focus", "mask", "self", "lang")
 
 
-def host_update(settings, data, lexicons):
+def host_update(settings, tokens, data, lexicons):
     """Apply an `attention:set` message from the host page, trusting nothing in it.
 
-    Returns (settings, tokens, warnings, notes). `warnings` are for the console (unknown
-    keys, wrong types: ignored); `notes` are for the page (a sentence that cannot be
-    shown, which keeps the old one). Fields are applied in the order lang, sentence,
-    focus, mask, self, so a message can set a sentence and select one of its words.
+    `settings` and `tokens` are what the page shows now. Returns (settings, tokens,
+    warnings, notes). `warnings` are for the console (unknown keys, wrong types: ignored);
+    `notes` are for the page (a sentence that cannot be shown, which keeps the old one).
+    Fields are applied in the order lang, sentence, focus, mask, self, so a message can
+    set a sentence and select one of its words.
     """
     warnings, notes = [], []
     if not isinstance(data, dict):
-        return settings, check_sentence(settings.sentence, lexicons[settings.lang], settings.limit)[0], \
-            ["attention:set: the message is not an object; ignored"], notes
+        return settings, tokens, ["attention:set: the message is not an object; ignored"], notes
     for key in data:
         if key not in HOST_KEYS:
             warnings.append(f"attention:set: unknown key {str(key)[:40]!r} ignored")
 
-    tokens = check_sentence(settings.sentence, lexicons[settings.lang], settings.limit)[0]
     if "lang" in data:
         lang = data["lang"]
         if isinstance(lang, str) and lang in i18n.LANGS:
@@ -266,9 +275,8 @@ def host_update(settings, data, lexicons):
                 notes.append(problem)
                 settings = settings.copy(text=sentence)
             else:
-                preset = preset_index(sentence, settings.lang)
-                focus = None if preset is None else i18n.PRESETS[settings.lang][preset][1]
-                settings = settings.copy(sentence=sentence, text=sentence, focus=focus)
+                settings = settings.copy(sentence=sentence, text=sentence,
+                                         focus=preset_focus(sentence, settings.lang))
                 tokens = new_tokens
         else:
             warnings.append("attention:set: 'sentence' must be a string; ignored")

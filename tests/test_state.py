@@ -112,3 +112,17 @@ def test_limit_parameter_raises_the_word_limit_up_to_500(lexicons):
     for bad in ("0", "501", "x", "-5"):
         s, notes = parse_params(f"limit={bad}", lexicons)
         assert s.limit == MAX_TOKENS and [n.key for n in notes] == ["link_limit_bad"]
+
+
+def test_host_update_applies_valid_fields_and_ignores_the_rest(lexicons):
+    """attention:set: a sentence and one of its words apply; wrong types and keys only warn."""
+    s = state.default_settings("it")
+    tokens, _ = state.check_sentence(s.sentence, lexicons["it"])
+    new, new_tokens, warnings, notes = state.host_update(
+        s, tokens, {"type": "attention:set", "sentence": "Il cane dorme", "focus": 1, "mask": True,
+                    "self": "yes", "evil": 1}, lexicons)
+    assert (new.sentence, new.focus, new.mask, new.include_self) == ("Il cane dorme", 1, True, False)
+    assert [t.text for t in new_tokens] == ["Il", "cane", "dorme"] and notes == []
+    assert len(warnings) == 2  # 'self' of the wrong type, unknown key 'evil'
+    same, same_tokens, warnings, _ = state.host_update(s, tokens, "not an object", lexicons)
+    assert same is s and same_tokens is tokens and len(warnings) == 1
