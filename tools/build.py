@@ -1,7 +1,8 @@
 """Build helpers (CPython only, never shipped to the browser).
 
     python3 -m tools.build vendor       copy PyScript and Pyodide from node_modules into vendor/
-    python3 -m tools.build prerender    refresh the pre-rendered part of index.html
+    python3 -m tools.build prerender    refresh the pre-rendered part of index.html (and its
+                                        runtime paths and preload list)
     python3 -m tools.build check        exit 1 if the committed pre-render is stale
 
 The pre-render is the default example rendered by app/render.py itself, placed between
@@ -103,11 +104,24 @@ def prerendered_region(lang="it"):
             f'<script type="application/json" id="attention-state">{data}</script>\n{END}')
 
 
+def preload_list(root=ROOT):
+    """What static/boot.js preloads: the runtime, the config, main.py and every file the
+    PyScript config lists (the same URLs PyScript and Pyodide then ask for)."""
+    pyodide_dir = runtime_dirs(root)[0]
+    runtime = [f"./vendor/{pyodide_dir}/{name}" for name in
+               ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")]
+    config = (root / "pyscript.toml").read_text(encoding="utf-8")
+    files = re.findall(r'^"(\./[^"]+)" = ', config, re.M)
+    return runtime + ["./pyscript.toml", "./app/main.py"] + files
+
+
 def with_prerender(page):
-    """index.html text with its pre-rendered region and runtime paths made current."""
+    """index.html text with its pre-rendered region, runtime paths and preloads made current."""
     head, rest = page.split(START, 1)
     _, tail = rest.split(END, 1)
-    return with_runtime_paths(head) + prerendered_region() + tail
+    preload = 'data-preload="\n  ' + "\n  ".join(preload_list()) + '"'
+    head = re.sub(r'data-preload="[^"]*"', lambda _: preload, with_runtime_paths(head))
+    return head + prerendered_region() + tail
 
 
 def vendor(root=ROOT):
