@@ -133,6 +133,7 @@ def parse_params(search, lexicons):
             notes.append(Note("link_limit_bad", value=limit, limit=MAX_LIMIT))
 
     sentence = _first(params, "s")
+    tokens = None
     if sentence is not None:
         tokens, problem = check_sentence(sentence, lexicons[lang], settings.limit)
         if tokens is None:
@@ -141,7 +142,7 @@ def parse_params(search, lexicons):
         else:
             settings.sentence = settings.text = sentence
             settings.focus = preset_focus(sentence, lang)
-    n = len(tokenize(settings.sentence, lang))
+    n = len(tokens) if tokens is not None else len(tokenize(settings.sentence, lang))
 
     focus = _first(params, "focus")
     if focus is not None:

@@ -96,12 +96,11 @@ document.documentElement.dataset.state = "ready"
 </script></body></html>"""
 
 
-def transferred():
-    return """(() => {
-      const nav = performance.getEntriesByType('navigation')[0];
-      const res = performance.getEntriesByType('resource');
-      return nav.transferSize + res.reduce((s, r) => s + r.transferSize, 0);
-    })()"""
+TRANSFERRED = """(() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const res = performance.getEntriesByType('resource');
+  return nav.transferSize + res.reduce((s, r) => s + r.transferSize, 0);
+})()"""
 
 
 def baseline_runtime(tmp):
@@ -142,11 +141,11 @@ def cold_load(browser, url, click=True):
     if click:
         tti = ready + page.evaluate(CLICKS_SCRIPT, 1)[0][0]
     page.wait_for_timeout(300)  # let late requests finish before counting bytes
-    first = page.evaluate(transferred())
+    first = page.evaluate(TRANSFERRED)
     page.goto(url)
     page.wait_for_function(READY, timeout=120_000)
     page.wait_for_timeout(300)
-    second = page.evaluate(transferred())
+    second = page.evaluate(TRANSFERRED)
     context.close()
     return fcp, ready, tti, first, second
 
