@@ -286,11 +286,21 @@ def text(lang, key, **params):
 
 @functools.lru_cache(maxsize=8192)  # cards repeat the same few values: format each once
 def num(x, lang, decimals=3):
-    """A number with `decimals` digits, the language's decimal mark and a true minus sign."""
-    s = f"{x:.{decimals}f}"
-    if s.startswith("-") and float(s) == 0:
-        s = s[1:]  # no "−0,000"
-    s = s.replace("-", "−")
+    """A number with `decimals` digits, the language's decimal mark and a true minus sign.
+
+    Rounded half up on its decimal value, as a student rounds by hand: 1,995 ÷ 2 = 0,9975
+    shows as 0,998 (plain float formatting gives 0,997, since 0.9975 is 0.99749999… in
+    binary). The binary noise is dropped first by writing the number to 12 decimals.
+    """
+    noise = 12 - decimals
+    scaled = int(f"{abs(x):.12f}".replace(".", ""))  # |x| × 10**12, exact
+    whole, rest = divmod(scaled, 10 ** noise)
+    if rest * 2 >= 10 ** noise:
+        whole += 1
+    digits = str(whole).rjust(decimals + 1, "0")
+    s = digits[:len(digits) - decimals] + ("." + digits[len(digits) - decimals:] if decimals else "")
+    if x < 0 and whole:
+        s = "−" + s  # no "−0,000"
     return s.replace(".", ",") if lang == "it" else s
 
 

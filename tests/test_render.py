@@ -156,3 +156,12 @@ def test_announcement_says_where_the_word_looks_largest_first(lexicons):
     assert said == ("«dormiva» guarda: gatto: 43 per cento, tappeto: 25 per cento, seduto: 13 per cento, "
                     "sul: 10 per cento, Il: 9 per cento.")
     assert render.announcement(None, tokens, "en") == "Pick a word of the sentence to see where it looks."
+
+
+def test_numbers_round_half_up_as_by_hand():
+    """1,995 ÷ 2 = 0,9975 shows 0,998 (not float's 0,997); no −0,000; English uses points."""
+    from app.i18n import num, short
+    assert num(1.995 / 2, "it") == "0,998" and num(0.9975, "en") == "0.998"
+    assert num(2.0005, "it") == "2,001" and num(0.0004999, "it") == "0,000"
+    assert num(-0.0004, "it") == "0,000" and num(-1.2345, "it") == "−1,235"
+    assert short(0.35000000000000003, "it") == "0,35" and short(3.0, "en") == "3"

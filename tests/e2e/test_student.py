@@ -1,6 +1,7 @@
 """What a student does on the page, in a real Chromium: click, keys, mask, type, switch."""
 
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 import pytest
@@ -29,9 +30,10 @@ def reset(page):
 
 
 def shown(x):
-    """How the Italian table writes a number: 3 decimals, decimal comma, true minus."""
-    text = f"{x:.3f}"
-    text = text[1:] if text.startswith("-") and float(text) == 0 else text
+    """How the Italian table writes a number: 3 decimals rounded half up on the decimal value
+    (as by hand), decimal comma, true minus. Computed here with Python's decimal module."""
+    value = Decimal(f"{x:.12f}").quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
+    text = f"{abs(value):f}" if value == 0 else f"{value:f}"
     return text.replace("-", "−").replace(".", ",")
 
 
