@@ -1,13 +1,31 @@
-"""Words to cards: the tokenizer, the editable lexicon files, and guesses for unknown words.
+"""Words to cards: the tokenizer, the lexicon files, and reasoned guesses for unknown words.
 
-A lexicon is a CSV file in `lexicon/` (one per language) that a course author can open in
-a spreadsheet: a header row `word,alive,action,thing,function`, then one word a row with
-four numbers in [0, 1]. Lines starting with `#` are comments. A file saved by an Italian
-spreadsheet (`;` between columns, decimal comma) is read too. Bad rows are skipped and
-reported with file and line; they never stop the page.
+A language's lexicon comes from two files, both read by the page at run time:
 
-Unknown words get a card guessed from their shape (Italian verb endings, a capital letter
-inside a sentence, ...) and are flagged `known = False`, with the reason of the guess.
+- the generated lexicon (`lexicon/gpl/it.txt`, `lexicon/cc-by-sa/en.txt`), built from real
+  lexical resources by `make lexicon` (tools/lexicon_build.py; format in
+  docs/lexicon-format.md): about 11,000 Italian and 13,000 English word forms, plus lists of
+  common first names and places;
+- the teacher's override (`lexicon/it.csv`, `lexicon/en.csv`), a small CSV a course author
+  opens in a spreadsheet: a header row `word,alive,action,thing,function`, then one word a
+  row with four numbers in [0, 1]. Lines starting with `#` are comments. A file saved by an
+  Italian spreadsheet (`;` between columns, decimal comma) is read too. Its rows win over
+  the generated ones. Bad rows are skipped and reported with file and line; they never stop
+  the page.
+
+A word in neither file gets a card from the rules below, flagged `known = False` with the
+reason of the guess (the key of `i18n.STRINGS[lang]["guess"]`), in this order:
+
+1. no letter: a number or a symbol; only punctuation: the punctuation card (known);
+2. a capitalised word that is in the names list: a first name (alive) or a place (thing);
+3. morphology, always ending on a word the lexicon knows: Italian enclitic pronouns
+   (dammelo -> dare, vederlo -> vedere), conjugated verbs -> their infinitive (spiegherebbe
+   -> spiegare), plural and feminine -> the lemma (fredde -> freddo); English plurals,
+   -ed, -ing, comparatives, and -er/-or agent nouns of a known verb (a person);
+4. any other capitalised word: a proper name (alive), at the start of a sentence too;
+5. endings that only a verb, an adverb, an abstract noun or a person has (-erebbe, -mente,
+   -zione, -ista, ...);
+6. otherwise the default guess: a thing ("noun").
 """
 
 import csv
@@ -21,7 +39,10 @@ from app.attention import D_K, FEATURES
 LANGS = ("it", "en")
 HEADER = ("word",) + FEATURES
 LEXICON_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lexicon")
+# The generated lexicon of each language, relative to LEXICON_DIR (in its licence's folder).
+GENERATED = {"it": "gpl/it.txt", "en": "cc-by-sa/en.txt"}
 APOSTROPHES = "'’ʼ`´"
+NAME_CLASSES = ("name", "place")  # classes of the generated file that hold capitalised names
 
 
 class Token:
@@ -32,7 +53,7 @@ class Token:
     def __init__(self, text, card, known, guess=None):
         self.text = text  # as the user typed it (after Unicode clean-up)
         self.card = card  # list of D_K floats in [0, 1]
-        self.known = known  # True when the card comes from the lexicon file
+        self.known = known  # True when the card comes from a lexicon file
         self.guess = guess  # None, or the key of the rule that guessed the card
 
     def __repr__(self):
@@ -52,18 +73,28 @@ class Problem:
 
 
 class Lexicon:
-    """A language's words (lower case, apostrophe normalised) and the problems found."""
+    """A language's words (lower case, apostrophe normalised), its names and the problems found."""
 
-    def __init__(self, lang, entries, problems):
+    def __init__(self, lang, entries, problems, names=None):
         self.lang = lang
-        self.entries = entries  # word -> card
+        self.entries = entries  # word -> card (the override's rows already win)
         self.problems = problems  # list of Problem
+        self.names = names or {}  # lower-case name -> (card, "name" or "place")
 
     def __len__(self):
         return len(self.entries)
 
     def get(self, word):
-        return self.entries.get(normalise(word))
+        """The card of a word, or None; elided and truncated forms find their full word."""
+        key = normalise(word)
+        card = self.entries.get(key)
+        if card is None:
+            alias = _ALIASES[self.lang].get(key) if self.lang in _ALIASES else None
+            if alias is None and self.lang == "it" and key.endswith("chè"):
+                alias = key[:-1] + "é"  # perchè, poichè: the common misspelling of perché
+            if alias is not None:
+                card = self.entries.get(alias)
+        return card
 
 
 # --- text clean-up and tokenizer -------------------------------------------------------
@@ -102,10 +133,25 @@ def _is_letter(ch):
     return unicodedata.category(ch)[0] in "LM"
 
 
-# Italian words that keep a final apostrophe: "un po'", "mo'", "be'".
-_IT_TRUNCATED = {"po", "mo", "be"}
+# Italian words that keep a final apostrophe: "un po'", "a mo' di", "be'", "E' vero" (è),
+# and the imperatives "va'", "di'", "fa'", "sta'", "da'".
+_IT_TRUNCATED = {"po", "mo", "be", "e", "va", "di", "fa", "sta", "da"}
 # English clitics split off like "do|n't", "cat|'s".
 _EN_CLITICS = {"s", "re", "ve", "ll", "d", "m"}
+# Forms the tokenizer produces that stand for a full word of the lexicon.
+_ALIASES = {
+    "it": {"c'": "ci", "dov'": "dove", "com'": "come", "cos'": "cosa", "quest'": "questo",
+           "quell'": "quello", "s'": "si", "t'": "ti", "m'": "mi", "v'": "vi", "n'": "ne",
+           "gl'": "gli", "sant'": "santo", "bell'": "bello", "buon'": "buono", "nessun'": "nessuno",
+           "ciascun'": "ciascuno", "tutt'": "tutto", "senz'": "senza", "anch'": "anche",
+           "mezz'": "mezzo", "po'": "poco", "mo'": "modo", "be'": "bene", "e'": "è",
+           "va'": "andare", "di'": "dire", "fa'": "fare", "sta'": "stare", "da'": "dare"},
+    "en": {"'t": "not", "n't": "not", "wo": "will", "sha": "shall", "ai": "is", "'ll": "will",
+           "'re": "are", "'ve": "have", "'m": "am", "'d": "would"},
+}
+# Before these words, English "'s" is "is" (it's, he's, there's), or "us" (let's).
+_EN_S_IS = {"it", "he", "she", "that", "what", "there", "here", "who", "where", "how", "when",
+            "why", "this", "everything", "nothing", "something", "everyone", "nobody", "one"}
 
 
 def _split_chunk(chunk, lang):
@@ -124,10 +170,10 @@ def _split_chunk(chunk, lang):
                     break
                 word_after += c
             if lang == "it":
-                if nxt and _is_letter(nxt):  # elision: l'acqua, dell'uomo, un'amica
+                if nxt and _is_letter(nxt):  # elision: l'acqua, dell'uomo, c'è, dov'è
                     tokens.append(run + ch)
                     run = ""
-                elif run.lower() in _IT_TRUNCATED:  # un po'
+                elif run.lower() in _IT_TRUNCATED:  # un po', E' vero, va' via
                     tokens.append(run + ch)
                     run = ""
                 else:  # a closing quote
@@ -136,7 +182,12 @@ def _split_chunk(chunk, lang):
                     run = ""
             else:
                 whole = len(word_after) == len(rest)  # nothing after the clitic
-                if word_after.lower() == "t" and run.lower().endswith("n") and len(run) > 1 and whole:
+                low = run.lower()
+                if word_after.lower() == "t" and low in ("can", "cannot") and whole:
+                    tokens.append(run)  # can|'t: "can" + not, never "ca"
+                    tokens.append(ch + word_after)
+                    run, i = "", i + len(word_after)
+                elif word_after.lower() == "t" and low.endswith("n") and len(run) > 1 and whole:
                     tokens.append(run[:-1])  # do|n't
                     tokens.append(run[-1] + ch + word_after)
                     run, i = "", i + len(word_after)
@@ -154,6 +205,16 @@ def _split_chunk(chunk, lang):
             run += ch  # ex-presidente, well-known
         elif ch in ".," and run and run[-1].isdigit() and nxt.isdigit():
             run += ch  # 3,5 and 3.14
+        elif ch == "." and nxt == ".":  # "..." (or "..") is one token
+            if run:
+                tokens.append(run)
+                run = ""
+            j = i
+            while j < n and chunk[j] == ".":
+                j += 1
+            tokens.append(chunk[i:j])
+            i = j
+            continue
         else:
             if run:
                 tokens.append(run)
@@ -180,10 +241,7 @@ def tokenize(text, lang="it"):
 
 # --- guessing a card for an unknown word ------------------------------------------------
 
-# Each rule: (key, endings, card). The first rule whose ending matches wins; the key
-# names the guess for the page ("verb ending", ...). Cards: alive, action, thing, function.
 _VERB = [0.05, 0.9, 0.05, 0.0]
-_PARTICIPLE = [0.1, 0.7, 0.3, 0.0]
 _PERSON = [0.9, 0.1, 0.1, 0.0]
 _ABSTRACT = [0.05, 0.15, 0.8, 0.0]
 _ADVERB = [0.0, 0.3, 0.0, 0.3]
@@ -191,42 +249,215 @@ _NOUN = [0.2, 0.1, 0.6, 0.1]
 _PROPER_NAME = [0.9, 0.05, 0.1, 0.0]
 _NUMBER = [0.0, 0.0, 0.6, 0.2]
 _SYMBOL = [0.0, 0.0, 0.1, 0.2]
+_PUNCTUATION = [0.0, 0.0, 0.0, 0.2]
 
+# Endings that only one kind of word has, for words no rule above could trace to a known
+# word: (key, endings, card). The first rule whose ending matches wins.
 _RULES = {
     "it": [
         ("adverb", ("mente",), _ADVERB),
         ("gerund", ("ando", "endo"), _VERB),
-        ("imperfect", ("avano", "evano", "ivano", "avamo", "evamo", "ivamo", "ava", "eva", "iva",
-                       "avo", "evo", "ivo"), _VERB),
-        ("past", ("arono", "erono", "irono", "ettero", "ò", "ì"), _VERB),
-        ("future", ("eranno", "iranno", "erà", "irà", "erò", "irò"), _VERB),
-        ("person", ("tore", "trice", "ista", "iere", "iera", "aio", "essa"), _PERSON),
-        ("abstract", ("zione", "sione", "mento", "menti", "tà", "ezza", "ismo", "ura"), _ABSTRACT),
+        ("imperfect", ("avano", "evano", "ivano", "avamo", "evamo", "ivamo", "avate", "evate",
+                       "ivate"), _VERB),
+        ("past", ("arono", "erono", "irono", "ettero"), _VERB),
+        ("future", ("eranno", "iranno", "eremo", "iremo", "erete", "irete"), _VERB),
+        ("conditional", ("erebbe", "erebbero", "irebbe", "irebbero", "eremmo", "iremmo"), _VERB),
+        ("subjunctive", ("assero", "essero", "issero", "assimo", "essimo", "issimo"), _VERB),
+        ("person", ("atore", "itore", "ttore", "trice", "ista", "iere", "iera"), _PERSON),
+        ("abstract", ("zione", "sione", "mento", "menti", "ezza", "ismo", "tà"), _ABSTRACT),
         ("infinitive", ("are", "ere", "ire"), _VERB),
-        ("participle", ("ato", "ata", "ati", "ate", "uto", "uta", "uti", "ute", "ito", "ita",
-                        "iti", "ite"), _PARTICIPLE),
-        ("present", ("ano", "ono"), _VERB),
     ],
     "en": [
         ("adverb", ("ly",), _ADVERB),
-        ("gerund", ("ing",), _VERB),
-        ("past", ("ed",), _VERB),
         ("verb", ("ize", "ise", "ify"), _VERB),
-        ("person", ("ist", "ian", "or", "eer"), _PERSON),
+        ("person", ("ist", "ian", "eer"), _PERSON),
         ("abstract", ("tion", "sion", "ment", "ness", "ity", "ism", "ship"), _ABSTRACT),
     ],
 }
 
-_SENTENCE_END = {".", "!", "?", "…", ";", ":"}
+# Italian clitic pronouns that can be glued to a verb, longest first (dammelo, portarmelo).
+_IT_CLITICS = sorted({c + p for c in ("me", "te", "se", "ce", "ve", "glie")
+                      for p in ("lo", "la", "li", "le", "ne")}
+                     | {"lo", "la", "li", "le", "ne", "mi", "ti", "si", "ci", "vi", "gli"},
+                     key=len, reverse=True)
+# Imperatives of one syllable that double the clitic's consonant: da' + mi = dammi.
+_IT_SHORT_IMPERATIVES = {"da": "dare", "fa": "fare", "di": "dire", "sta": "stare", "va": "andare"}
+
+# Italian verb endings -> the infinitive endings they can come from.
+_ARE, _ERE, _IRE = ("are",), ("ere",), ("ire",)
+_IT_VERB_ENDINGS = [
+    # conditional and future (-are verbs take -er- too: parlerò, parlerebbe)
+    (("erebbero", "erebbe", "eremmo", "ereste", "eresti", "erei", "eranno", "eremo", "erete",
+      "erai", "erà", "erò"), _ARE + _ERE),
+    (("irebbero", "irebbe", "iremmo", "ireste", "iresti", "irei", "iranno", "iremo", "irete",
+      "irai", "irà", "irò"), _IRE),
+    # imperfect indicative and subjunctive
+    (("avano", "avamo", "avate", "avi", "ava", "avo", "assero", "assimo", "asse", "assi"), _ARE),
+    (("evano", "evamo", "evate", "evi", "eva", "evo", "essero", "essimo", "esse", "essi"), _ERE),
+    (("ivano", "ivamo", "ivate", "ivi", "iva", "ivo", "issero", "issimo", "isse", "issi"), _IRE),
+    # passato remoto
+    (("arono", "ammo", "aste", "asti", "ai", "ò"), _ARE),
+    (("erono", "ettero", "emmo", "este", "esti", "ette", "etti", "ei", "é"), _ERE),
+    (("irono", "immo", "iste", "isti", "ii", "ì"), _IRE),
+    # gerund, participles
+    (("ando", "ante", "anti", "ato", "ata", "ati", "ate"), _ARE),
+    (("endo", "ente", "enti", "uto", "uta", "uti", "ute"), _ERE + _IRE),
+    (("ito", "ita", "iti", "ite"), _IRE),
+    # present indicative and subjunctive
+    (("iscono", "isca", "isce", "isci", "isco", "iscano"), _IRE),
+    (("iamo", "iate", "ano", "ino", "ono", "ate", "ete", "ite", "a", "e", "i", "o"),
+     _ARE + _ERE + _IRE),
+]
+# Italian plural and feminine endings -> the lemma endings to try.
+_IT_INFLECTIONS = [("che", ("ca", "co")), ("ghe", ("ga", "go")), ("chi", ("co",)),
+                   ("ghi", ("go",)), ("ie", ("ia",)), ("i", ("o", "e", "io", "a")), ("e", ("a", "o")),
+                   ("a", ("o",))]
 
 
-def guess_card(word, lang, sentence_start):
-    """(card, rule key) for a word the lexicon does not have."""
+def _dominant(card):
+    return max(range(len(card)), key=lambda i: card[i])
+
+
+def _is_verb_card(card):
+    return card is not None and _dominant(card) == 1
+
+
+def _italian_verb(word, lexicon):
+    """The infinitive of a conjugated Italian verb that the lexicon knows, or None."""
+    for endings, infinitives in _IT_VERB_ENDINGS:
+        for end in endings:
+            if word.endswith(end) and len(word) > len(end) + 1:
+                stem = word[: -len(end)]
+                stems = [stem]
+                if stem.endswith(("ch", "gh")):
+                    stems.append(stem[:-1])  # cercherò -> cercare
+                if end[0] == "e":
+                    stems.append(stem + "i")  # mangerò -> mangiare
+                for s in stems:
+                    for inf in infinitives:
+                        if _is_verb_card(lexicon.get(s + inf)):
+                            return s + inf
+    return None
+
+
+def _italian_enclitic(word, lexicon):
+    """The verb under a chain of enclitic pronouns (dammelo -> dare, vederlo -> vedere), or None."""
+    for clitic in _IT_CLITICS:
+        if not word.endswith(clitic) or len(word) <= len(clitic) + 1:
+            continue
+        stem = word[: -len(clitic)]
+        candidates = []
+        if stem.endswith("r"):
+            candidates.append(stem + "e")  # vederlo, portarmelo, sbrigarti
+        if stem[-1] == clitic[0] and stem[:-1] in _IT_SHORT_IMPERATIVES:
+            candidates.append(_IT_SHORT_IMPERATIVES[stem[:-1]])  # dam+melo, fal+lo, dim+mi
+        candidates.append(stem)  # guardalo, facendolo, prendili
+        for c in candidates:
+            if _is_verb_card(lexicon.get(c)):
+                return c
+            inf = _italian_verb(c, lexicon)
+            if inf:
+                return inf
+        if stem.endswith(("ar", "er", "ir")) and len(stem) > 3:
+            return stem + "e"  # an infinitive with its pronoun, even of a verb the lexicon lacks
+    return None
+
+
+def _italian_lemma(word, lexicon):
+    """The singular masculine form the lexicon knows (case -> casa, fredde -> freddo), or None."""
+    for end, repls in _IT_INFLECTIONS:
+        if word.endswith(end) and len(word) > len(end) + 1:
+            for r in repls:
+                cand = word[: -len(end)] + r
+                if lexicon.get(cand) is not None:
+                    return cand
+    return None
+
+
+def _english_base(word, lexicon):
+    """(base, key) of an English inflection the lexicon knows (cats, stopped, bigger), or None."""
+    w = word
+    tries = []
+    if w.endswith("ies"):
+        tries.append((w[:-3] + "y", "plural"))
+    if w.endswith("es"):
+        tries.append((w[:-2], "plural"))
+    if w.endswith("s") and not w.endswith("ss"):
+        tries.append((w[:-1], "plural"))
+    for end, key in (("ed", "past"), ("ing", "gerund")):
+        if w.endswith(end) and len(w) > len(end) + 2:
+            stem = w[: -len(end)]
+            tries += [(stem, key), (stem + "e", key)]
+            if stem[-1] == stem[-2]:
+                tries.append((stem[:-1], key))  # stopped, running
+            if end == "ed" and stem.endswith("i"):
+                tries.append((stem[:-1] + "y", key))  # carried
+    for end in ("er", "est"):
+        if w.endswith(end) and len(w) > len(end) + 2:
+            stem = w[: -len(end)]
+            tries += [(stem, "comparative"), (stem + "e", "comparative")]
+            if stem[-1] == stem[-2]:
+                tries.append((stem[:-1], "comparative"))
+            if stem.endswith("i"):
+                tries.append((stem[:-1] + "y", "comparative"))
+    for base, key in tries:
+        card = lexicon.get(base)
+        if card is None:
+            continue
+        if key in ("past", "gerund") and not _is_verb_card(card):
+            continue  # ceiling is not "ceil" + -ing
+        if key == "comparative" and _is_verb_card(card):
+            if word.endswith(("er", "or")):
+                return base, "agent"  # teacher, player: a person who does the action
+            continue
+        return base, key
+    if w.endswith("or") and len(w) > 5 and _is_verb_card(lexicon.get(w[:-2])):
+        return w[:-2], "agent"  # actor, visitor (never floor or error)
+    return None
+
+
+_AGENT = [0.9, 0.15, 0.05, 0.0]
+
+
+def _morphology(word, lexicon):
+    """(card, key) from a known word this one is a form of, or None."""
+    low = normalise(word)
+    if lexicon.lang == "it":
+        verb = _italian_enclitic(low, lexicon)
+        if verb:
+            return list(lexicon.get(verb) or _VERB), "enclitic"
+        verb = _italian_verb(low, lexicon)
+        if verb:
+            return list(lexicon.get(verb)), "verb_form"
+        lemma = _italian_lemma(low, lexicon)
+        if lemma:
+            return list(lexicon.get(lemma)), "inflection"
+    elif lexicon.lang == "en":
+        found = _english_base(low, lexicon)
+        if found:
+            base, key = found
+            if key == "agent":
+                return list(_AGENT), "agent"
+            return list(lexicon.get(base)), "verb_form" if key in ("past", "gerund") else "inflection"
+    return None
+
+
+def guess_card(word, lang, sentence_start, lexicon=None):
+    """(card, rule key) for a word the lexicon does not have (see the module's docstring)."""
     if not any(_is_letter(c) for c in word):
         if any(c.isdigit() for c in word):
             return list(_NUMBER), "number"
         return list(_SYMBOL), "symbol"
-    if word[0].isupper() and not sentence_start:
+    capital = word[0].isupper()
+    if capital and lexicon is not None:
+        named = lexicon.names.get(normalise(word))
+        if named:
+            return list(named[0]), named[1]
+    if lexicon is not None:
+        found = _morphology(word, lexicon)
+        if found:
+            return found
+    if capital and (not sentence_start or lexicon is not None):
         return list(_PROPER_NAME), "name"
     low = normalise(word)
     for key, endings, card in _RULES.get(lang, []):
@@ -236,18 +467,33 @@ def guess_card(word, lang, sentence_start):
     return list(_NOUN), "noun"
 
 
+_SENTENCE_END = {".", "!", "?", "…", ";", ":", "...", "«", "“", '"'}
+
+
+def _is_punctuation(word):
+    return all(unicodedata.category(c)[0] == "P" for c in word)
+
+
 def lookup(words, lexicon):
-    """Tokens with their cards: from the lexicon when known, guessed otherwise."""
+    """Tokens with their cards: from the lexicon when known, reasoned guesses otherwise."""
     tokens = []
     start = True  # at the start of a sentence (for the capital-letter rule)
     for w in words:
         card = lexicon.get(w)
+        if card is not None and not start and w[:1].isupper() and normalise(w) in lexicon.names:
+            card = None  # "Mark", "Rosa" inside a sentence are names (guessed below)
+        if lexicon.lang == "en" and normalise(w) == "'s" and tokens:
+            before = normalise(tokens[-1].text)
+            if before in _EN_S_IS or before == "let":
+                card = lexicon.get("us" if before == "let" else "is") or card
+        if card is None and _is_punctuation(w):
+            card = lexicon.get(",") or _PUNCTUATION  # typographic quotes, dashes, ...
         if card is not None:
             tokens.append(Token(w, list(card), True))
         else:
-            card, key = guess_card(w, lexicon.lang, start)
+            card, key = guess_card(w, lexicon.lang, start, lexicon)
             tokens.append(Token(w, card, False, key))
-        if w in _SENTENCE_END:
+        if w in _SENTENCE_END or w.startswith(".."):
             start = True
         elif any(_is_word_char(c) for c in w):
             start = False
@@ -316,14 +562,50 @@ def parse_lexicon(text, file="lexicon.csv"):
     return entries, problems
 
 
+def parse_generated(text):
+    """(entries, names) from a generated lexicon file (docs/lexicon-format.md).
+
+    `# ...` lines are comments; a line `= alive action thing function class` sets the card
+    of the words on the lines after it, one word a line, until the next `=` line. Words of
+    the classes "name" and "place" are capitalised names and go to `names`.
+    """
+    entries, names = {}, {}
+    card, cls = None, None
+    for line in text.split("\n"):
+        if not line or line[0] == "#":
+            continue
+        if line[0] == "=":
+            parts = line[1:].split()
+            card, cls = [float(v) for v in parts[:D_K]], parts[D_K]
+        elif cls in NAME_CLASSES:
+            names[line.lower()] = (card, cls)
+        else:
+            entries[line] = card
+    return entries, names
+
+
+def _read(path):
+    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+        return f.read()
+
+
 def load_lexicon(lang, directory=LEXICON_DIR):
-    """The lexicon of a language from `<directory>/<lang>.csv`; a missing file is a Problem."""
+    """The lexicon of a language: the generated file, then `<directory>/<lang>.csv` over it.
+
+    A missing override file is a Problem; a missing generated file only leaves the override
+    and the guessing rules.
+    """
+    entries, names = {}, {}
+    if lang in GENERATED:
+        try:
+            entries, names = parse_generated(_read(os.path.join(directory, GENERATED[lang])))
+        except OSError:
+            pass
     file = f"{lang}.csv"
-    path = os.path.join(directory, file)
     try:
-        with open(path, encoding="utf-8", errors="replace", newline="") as f:
-            text = f.read()
+        text = _read(os.path.join(directory, file))
     except OSError:
-        return Lexicon(lang, {}, [Problem(file, 0, "missing")])
-    entries, problems = parse_lexicon(text, file)
-    return Lexicon(lang, entries, problems)
+        return Lexicon(lang, entries, [Problem(file, 0, "missing")], names)
+    override, problems = parse_lexicon(text, file)
+    entries.update(override)
+    return Lexicon(lang, entries, problems, names)

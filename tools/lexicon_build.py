@@ -1,0 +1,425 @@
+"""Build the generated lexicons from real lexical resources (CPython only; `make lexicon`).
+
+Never shipped to the browser. Writes `lexicon/gpl/it.txt` and `lexicon/cc-by-sa/en.txt`
+(the format is in docs/lexicon-format.md) and, beside each, the words of the frequency
+list that were left out and why (`*-left-out.txt`, not loaded by the page).
+
+Resources (installed by `make lexicon`; licences in lexicon/*/LICENCE.md and the README):
+
+- wordfreq (PyPI): which forms are frequent: the 10,000 most frequent Italian and English
+  word forms are the ones that must get a card (a few thousand more are added while the
+  file stays small).
+- Apertium's Italian analyser (Debian `apertium-spa-ita`, run by `lttoolbox`'s lt-proc):
+  every reading (lemma and part of speech) of an Italian form.
+- Apertium's bilingual dictionaries Italian→Spanish (`apertium-spa-ita`) and
+  Spanish→English (`apertium-eng-spa`): an English translation of each Italian noun lemma.
+- Princeton WordNet 3.0 (Debian `wordnet-base`): for English, the part of speech a form
+  is used in most (the sense-tagged counts of its index files); for nouns of both
+  languages, the lexicographer class of the most frequent sense (noun.person,
+  noun.animal, noun.plant, noun.act, noun.time, ...).
+- Faker (PyPI, MIT): real lists of first names, cities and countries.
+
+The card rule set is CARD below with the functions that pick a class; README
+"The card rules" says it in prose.
+"""
+
+import argparse
+import collections
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+APERTIUM = Path("/usr/share/apertium")
+WORDNET = Path("/usr/share/wordnet")
+TOP = 10000  # the forms that must all have a card
+EXTRA = 4000  # more forms, while they are words the resources know
+
+# The card of each class: alive, action, thing, function (the same numbers as the
+# hand-written rows of lexicon/it.csv and en.csv for the same kind of word).
+CARD = {
+    "article": (0, 0, 0, 1),
+    "preposition": (0, 0, 0.1, 0.9),
+    "conjunction": (0, 0.1, 0, 0.8),
+    "pronoun-person": (0.7, 0, 0, 0.9),
+    "pronoun": (0, 0, 0.2, 0.9),
+    "quantifier": (0.1, 0, 0.2, 0.8),
+    "auxiliary": (0, 0.4, 0, 0.6),
+    "modal": (0, 0.6, 0, 0.4),
+    "verb": (0, 1, 0, 0),
+    "person": (1, 0.05, 0, 0),
+    "animal": (0.95, 0.05, 0.1, 0),
+    "plant": (0.5, 0, 0.6, 0),
+    "thing": (0, 0, 1, 0),
+    "abstract": (0, 0.2, 0.8, 0),
+    "event": (0, 0.3, 0.7, 0),
+    "time": (0, 0.1, 0.7, 0.2),
+    "adverb": (0, 0.3, 0.1, 0.5),
+    "adjective": (0.1, 0.1, 0.3, 0.4),
+    "number": (0, 0, 0.3, 0.6),
+    "interjection": (0, 0.2, 0, 0.5),
+    "name": (0.9, 0.05, 0.1, 0),
+    "place": (0, 0, 1, 0),
+}
+
+# WordNet noun lexicographer file number -> class.
+NOUN_CLASS = {5: "animal", 18: "person", 20: "plant", 4: "event", 11: "event", 28: "time",
+              7: "abstract", 9: "abstract", 10: "abstract", 12: "abstract", 16: "abstract",
+              19: "abstract", 22: "abstract", 24: "abstract", 26: "abstract", 14: "abstract"}
+
+# English closed classes (WordNet has only nouns, verbs, adjectives and adverbs).
+EN_CLOSED = {
+    "article": "the a an",
+    "preposition": "of to in on at by for with from into onto under over about after before through "
+                   "between near behind above below across against along among around beside besides "
+                   "beyond despite during except inside outside per since than toward towards upon "
+                   "via within without throughout underneath unlike until till amid",
+    "conjunction": "and or but nor so yet because although though unless whereas whether if while "
+                   "once either neither",
+    "pronoun-person": "i you he she we they me him us them myself yourself himself herself ourselves "
+                      "themselves yourselves who whom whoever someone somebody anyone anybody everyone "
+                      "everybody nobody",
+    "pronoun": "it its itself this that these those what which whatever whichever something anything "
+               "everything nothing there here",
+    "quantifier": "some any all each every both few many much more most several such no none other "
+                  "another own enough less least",
+    "auxiliary": "is are was were be been being am has have had having",
+    "modal": "can could will would shall should may might must do does did",
+}
+EN_POSSESSIVE = "my your his her our their whose"
+IT_PERSON_PRONOUNS = {"io", "tu", "lui", "lei", "noi", "voi", "loro", "egli", "ella", "essi", "esse",
+                      "esso", "essa", "chi", "qualcuno", "nessuno", "ognuno", "chiunque", "me", "te",
+                      "sé", "costui", "costei", "colui", "colei"}
+
+# Apertium part-of-speech tag -> class; the first tag in this order is the form's most
+# frequent use (a function word before an adverb, before a noun, before an adjective,
+# before a verb form: "dopo" preposition, "vicino" adverb, "parte/porto/lavoro" nouns,
+# "vivo" adjective).
+IT_ORDER = ["det", "pr", "prn", "rel", "cnjcoo", "cnjsub", "cnjadv", "vbser", "vbhaver", "vbmod",
+            "vaux", "preadv", "predet", "adv", "num", "n", "adj", "vblex", "ij"]
+IT_TAG_CLASS = {"det": "article", "pr": "preposition", "prn": "pronoun", "rel": "pronoun",
+                "cnjcoo": "conjunction", "cnjsub": "conjunction", "cnjadv": "conjunction",
+                "vbser": "auxiliary", "vbhaver": "auxiliary", "vbmod": "modal", "vaux": "auxiliary",
+                "preadv": "adverb", "predet": "quantifier", "adv": "adverb", "num": "number",
+                "adj": "adjective", "vblex": "verb", "ij": "interjection"}
+
+
+# Frequent words the resources lack (written here, with their class).
+SUPPLEMENT = {
+    "it": {"interjection": "ciao ok okay ehi boh beh mah grazie", "thing": "computer email internet sport",
+           "adverb": "ok"},
+    "en": {"interjection": "hello hi ok okay yes bye thanks please", "pronoun": "let's"},
+}
+
+
+# --- resources -------------------------------------------------------------------------
+
+def frequent_forms(lang, n):
+    """The n most frequent word forms of a language (letters only, lower case)."""
+    import wordfreq
+    out = []
+    for w in wordfreq.top_n_list(lang, n * 2):
+        if w.isalpha() and w == w.lower():
+            out.append(w)
+        if len(out) == n:
+            break
+    return out
+
+
+def lt_proc(binary, lines, bilingual=False):
+    """Run Apertium's lt-proc on lines (one a line); its output lines in the same order."""
+    args = ["lt-proc"] + (["-b"] if bilingual else []) + [str(binary)]
+    text = "".join((f"^{w}$\n" if bilingual else f"{w}\n") for w in lines)
+    out = subprocess.run(args, input=text, capture_output=True, text=True, check=True).stdout
+    return out.rstrip("\n").split("\n")
+
+
+def readings(line):
+    """[(lemma, [tags]), ...] of one lt-proc analysis line `^form/lemma<t>.../...$`."""
+    body = line.strip()
+    body = body[1:-1] if body.startswith("^") and body.endswith("$") else body
+    parts = body.split("/")[1:]
+    out = []
+    for p in parts:
+        if p.startswith("*"):
+            continue
+        first = p.split("+")[0]  # dammelo: dare<vblex>+mi<prn>+lo<prn>
+        m = re.match(r"([^<]*)((?:<[^>]+>)*)", first)
+        out.append((m.group(1), re.findall(r"<([^>]+)>", m.group(2))))
+    return out
+
+
+class WordNet:
+    """Princeton WordNet 3.0's index and data files: part of speech and noun classes."""
+
+    POS = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
+
+    def __init__(self, root=WORDNET):
+        self.index = {}  # (lemma, pos) -> (tagged sense count, first synset offset)
+        for pos, name in self.POS.items():
+            for line in open(root / f"index.{name}", encoding="latin-1"):
+                if line.startswith(" "):
+                    continue
+                f = line.split()
+                lemma, p_cnt = f[0], int(f[3])
+                rest = f[4 + p_cnt:]
+                senses, offsets = int(rest[0]), rest[2:]
+                self.index[(lemma, pos)] = (senses, offsets[0])
+        self.exceptions = {}
+        for pos, name in (("n", "noun"), ("v", "verb"), ("a", "adj")):
+            for line in open(root / f"{name}.exc", encoding="latin-1"):
+                f = line.split()
+                self.exceptions.setdefault((f[0], pos), f[1])
+        self.count = collections.Counter()  # (lemma, pos) -> times tagged in SemCor
+        for line in open(root / "cntlist.rev", encoding="latin-1"):
+            key, _, tagged = line.split()
+            lemma, rest = key.split("%")
+            pos = "nvaar"[int(rest[0]) - 1]
+            self.count[(lemma, pos)] += int(tagged)
+        self.noun_file = {}
+        for line in open(root / "data.noun", encoding="latin-1"):
+            if not line.startswith(" "):
+                f = line.split(" ", 3)
+                self.noun_file[f[0]] = int(f[1])
+
+    SUFFIXES = {"n": [("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
+                      ("men", "man"), ("ies", "y"), ("s", "")],
+                "v": [("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"),
+                      ("ing", ""), ("s", "")],
+                "a": [("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
+                "r": []}
+
+    def base_forms(self, form, pos):
+        """WordNet's morphy: the lemmas a form can be an inflection of, in this part of speech."""
+        out = []
+        if (form, pos) in self.index:
+            out.append(form)
+        exc = self.exceptions.get((form, pos))
+        if exc and (exc, pos) in self.index:
+            out.append(exc)
+        for end, repl in self.SUFFIXES[pos]:
+            if form.endswith(end) and len(form) > len(end) + 1:
+                base = form[: -len(end)] + repl
+                if (base, pos) in self.index:
+                    out.append(base)
+                if pos == "v" and end in ("ed", "ing") and len(base) > 2 and base[-1] == base[-2]:
+                    if (base[:-1], pos) in self.index:  # stopped -> stop
+                        out.append(base[:-1])
+        return out
+
+    def uses(self, form):
+        """[(times tagged, senses, pos, lemma), ...] of a form, most used first."""
+        out = []
+        for pos in self.POS:
+            for lemma in self.base_forms(form, pos):
+                senses, _ = self.index[(lemma, pos)]
+                out.append((self.count[(lemma, pos)], senses, pos, lemma))
+                break
+        return sorted(out, reverse=True)
+
+    def noun_class(self, lemma):
+        """The class of a noun's most frequent sense, or None when WordNet lacks the noun."""
+        entry = self.index.get((lemma, "n"))
+        if entry is None:
+            return None
+        return NOUN_CLASS.get(self.noun_file[entry[1]], "thing")
+
+
+# --- English ---------------------------------------------------------------------------
+
+def english(forms, wn):
+    """{form: class} and {form: reason left out} for the English forms."""
+    closed = {}
+    for cls, words in EN_CLOSED.items():
+        for w in words.split():
+            closed.setdefault(w, cls)
+    for w in EN_POSSESSIVE.split():
+        closed.setdefault(w, "possessive")
+    classes, left = {}, {}
+    for form in forms:
+        if form in closed:
+            classes[form] = closed[form]
+            continue
+        uses = wn.uses(form)
+        if not uses:
+            left[form] = "not in WordNet (a name, a foreign word or a fragment)"
+            continue
+        _, _, pos, lemma = uses[0]
+        if lemma != form and wn.count[(form, "n")] >= 10:
+            pos, lemma = "n", form  # building, meeting, feeling: the noun is the usual reading
+        if pos == "n":
+            classes[form] = wn.noun_class(lemma) or "thing"
+        elif pos == "v":
+            classes[form] = "verb"
+        elif pos == "a":
+            classes[form] = "adjective"
+        else:
+            classes[form] = "adverb"
+    return classes, left
+
+
+NOUN_TAGS = ("<n><m><sg>", "<n><f><sg>", "<n><mf><sg>", "<n><m><pl>", "<n><f><pl>", "<n>")
+
+
+def translate(binary, nouns):
+    """{noun: its first translation} through an Apertium bilingual dictionary (nouns only).
+
+    Entries are keyed by gender and number, so each noun is tried with each tag set in turn.
+    """
+    found, todo = {}, list(nouns)
+    for tags in NOUN_TAGS:
+        if not todo:
+            break
+        out = lt_proc(binary, [f"{n}{tags}" for n in todo], bilingual=True)
+        for noun, line in zip(todo, out):
+            m = re.search(r"/([^</@$]+)<n>", line)
+            if m:
+                found[noun] = m.group(1)
+        todo = [n for n in todo if n not in found]
+    return found
+
+
+# --- Italian ---------------------------------------------------------------------------
+
+def italian(forms, wn):
+    """{form: class} and {form: reason left out} for the Italian forms."""
+    ita = APERTIUM / "apertium-spa-ita"
+    analyses = lt_proc(ita / "ita-spa.automorf.bin", forms)
+    chosen, living_noun = {}, {}  # living_noun: adjectives that are also nouns (medico)
+    for form, line in zip(forms, analyses):
+        best = None
+        for lemma, tags in readings(line):
+            if not tags or tags[0] not in IT_ORDER:
+                continue
+            rank = IT_ORDER.index(tags[0])
+            if best is None or rank < best[0]:
+                best = (rank, lemma, tags)
+        if best:
+            chosen[form] = best
+            nouns = [lemma for lemma, tags in readings(line) if tags and tags[0] == "n"]
+            if best[2][0] == "adj" and nouns:
+                living_noun[form] = (IT_ORDER.index("n"), nouns[0], ["n"])
+    # Living beings: noun lemma -> Spanish -> English -> WordNet class of the first sense.
+    nouns = sorted({lemma for _, lemma, tags in list(chosen.values()) + list(living_noun.values())
+                    if tags[0] == "n"})
+    spa_lemma = translate(ita / "ita-spa.autobil.bin", nouns)
+    eng_lemma = translate(APERTIUM / "apertium-eng-spa" / "spa-eng.autobil.bin",
+                          sorted(set(spa_lemma.values())))
+    classes, left = {}, {}
+    for form in forms:
+        if form not in chosen:
+            left[form] = "unknown to the Italian analyser (a name, a foreign word or a fragment)"
+            continue
+        _, lemma, tags = chosen[form]
+        if form in living_noun:  # a noun of a living being before an adjective: medico, amico
+            noun = living_noun[form][1]
+            if wn.noun_class(eng_lemma.get(spa_lemma.get(noun, ""), "").replace(" ", "_").lower()) in (
+                    "person", "animal"):
+                lemma, tags = noun, ["n"]
+        tag = tags[0]
+        if tag == "n":
+            english_noun = eng_lemma.get(spa_lemma.get(lemma, ""), "").replace(" ", "_").lower()
+            classes[form] = wn.noun_class(english_noun) or "thing"
+        elif tag in ("prn", "rel") and (lemma in IT_PERSON_PRONOUNS or form in IT_PERSON_PRONOUNS):
+            classes[form] = "pronoun-person"
+        elif tag == "det" and "pos" in tags:
+            classes[form] = "possessive"
+        elif tag == "det" and "ind" in tags:
+            classes[form] = "quantifier"
+        else:
+            classes[form] = IT_TAG_CLASS[tag]
+    return classes, left
+
+
+# --- names ---------------------------------------------------------------------------
+
+def names(lang, common_words):
+    """(first names, places) common in the language: Faker's lists, kept when wordfreq knows them.
+
+    A first name that is also a place stays a name (Marco, Rose); a place that is also a
+    common word of the language is dropped (Bra, Ala, Rose).
+    """
+    import wordfreq
+    from faker.providers.address.en_US import Provider as AddressEN
+    from faker.providers.address.it_IT import Provider as AddressIT
+    from faker.providers.person.en_US import Provider as PersonEN
+    from faker.providers.person.it_IT import Provider as PersonIT
+
+    people = set(PersonIT.first_names_male) | set(PersonIT.first_names_female) | \
+        set(PersonEN.first_names_male) | set(PersonEN.first_names_female)
+    places = set(AddressIT.cities) | set(AddressIT.countries) | set(AddressEN.countries) | \
+        set(AddressEN.states)
+    common_people = {n for n in people if " " not in n and wordfreq.zipf_frequency(n, lang) >= 2.5}
+    common_places = {p for p in places if " " not in p and wordfreq.zipf_frequency(p, lang) >= 3.0}
+    common_places = {p for p in common_places if p.lower() not in common_words}
+    return sorted(common_people), sorted(common_places - common_people)
+
+
+CARD["possessive"] = (0.1, 0, 0, 0.9)
+
+HEAD = {
+    "it": ["Lessico italiano generato da `make lexicon` (tools/lexicon_build.py): non modificare a mano,",
+           "le correzioni vanno in lexicon/it.csv, che vince su questo file. Formato: docs/lexicon-format.md.",
+           "Licenza: LICENCE.md in questa cartella."],
+    "en": ["English lexicon generated by `make lexicon` (tools/lexicon_build.py): do not edit by hand,",
+           "corrections go in lexicon/en.csv, which wins over this file. Format: docs/lexicon-format.md.",
+           "Licence: LICENCE.md in this folder."],
+}
+
+
+def number(v):
+    return ("%g" % v)
+
+
+def write(path, lang, classes, people, places):
+    """Write the lexicon file: one `= card class` line, then its words, for each class."""
+    by_class = collections.defaultdict(list)
+    for w, c in classes.items():
+        by_class[c].append(w)
+    by_class["name"] = people
+    by_class["place"] = places
+    lines = [f"# {h}" for h in HEAD[lang]]
+    for cls in sorted(by_class):
+        words = sorted(set(by_class[cls]))
+        if not words:
+            continue
+        lines.append("= " + " ".join(number(v) for v in CARD[cls]) + " " + cls)
+        lines.extend(words)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def build(lang):
+    wn = WordNet()
+    forms = frequent_forms(lang, TOP + EXTRA)
+    classes, left = (italian if lang == "it" else english)(forms, wn)
+    for cls, words in SUPPLEMENT[lang].items():
+        for w in words.split():
+            if w not in classes:
+                classes[w] = cls
+                left.pop(w, None)
+    top = set(forms[:TOP])
+    kept = {w: c for w, c in classes.items() if w in top or c not in ("thing",) or len(w) > 2}
+    people, places = names(lang, set(kept))
+    folder = ROOT / "lexicon" / ("gpl" if lang == "it" else "cc-by-sa")
+    write(folder / f"{lang}.txt", lang, kept, people, places)
+    left_top = {w: r for w, r in left.items() if w in top}
+    (folder / f"{lang}-left-out.txt").write_text(
+        f"# {lang}: forms among the {TOP} most frequent that have no card in {lang}.txt, and why.\n"
+        "# Names among them get a card at run time when capitalised (names list, or the name rule).\n"
+        + "".join(f"{w}\t{r}\n" for w, r in sorted(left_top.items())), encoding="utf-8")
+    print(f"{lang}: {len(kept)} forms, {len(people)} names, {len(places)} places; "
+          f"{len(left_top)} of the top {TOP} left out")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("langs", nargs="*", default=["it", "en"])
+    args = parser.parse_args(argv)
+    for lang in args.langs:
+        build(lang)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
