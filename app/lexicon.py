@@ -75,11 +75,13 @@ class Problem:
 class Lexicon:
     """A language's words (lower case, apostrophe normalised), its names and the problems found."""
 
-    def __init__(self, lang, entries, problems, names=None):
+    def __init__(self, lang, entries, problems, names=None, other=None):
         self.lang = lang
         self.entries = entries  # word -> card (the override's rows already win)
         self.problems = problems  # list of Problem
         self.names = names or {}  # lower-case name -> (card, "name" or "place")
+        self.other = other or {}  # word -> card of its other reading (a noun's verb, a verb's noun)
+        self.fixed = set()  # words of the teacher's override: their card is never changed
 
     def __len__(self):
         return len(self.entries)
@@ -181,7 +183,8 @@ def _split_chunk(chunk, lang):
                     tokens.append(ch)
                     run = ""
             else:
-                whole = len(word_after) == len(rest)  # nothing after the clitic
+                after = rest[len(word_after):]
+                whole = not after or not (_is_word_char(after[0]) or after[0] in APOSTROPHES)
                 low = run.lower()
                 if word_after.lower() == "t" and low in ("can", "cannot") and whole:
                     tokens.append(run)  # can|'t: "can" + not, never "ca"
@@ -259,8 +262,9 @@ _RULES = {
         ("gerund", ("ando", "endo"), _VERB),
         ("imperfect", ("avano", "evano", "ivano", "avamo", "evamo", "ivamo", "avate", "evate",
                        "ivate"), _VERB),
-        ("past", ("arono", "erono", "irono", "ettero"), _VERB),
-        ("future", ("eranno", "iranno", "eremo", "iremo", "erete", "irete"), _VERB),
+        ("past", ("arono", "erono", "irono", "ettero", "ò", "ì"), _VERB),
+        ("future", ("eranno", "iranno", "eremo", "iremo", "erete", "irete", "erà", "irà", "erò",
+                    "irò"), _VERB),
         ("conditional", ("erebbe", "erebbero", "irebbe", "irebbero", "eremmo", "iremmo"), _VERB),
         ("subjunctive", ("assero", "essero", "issero", "assimo", "essimo", "issimo"), _VERB),
         ("person", ("atore", "itore", "ttore", "trice", "ista", "iere", "iera"), _PERSON),
@@ -426,10 +430,12 @@ def _morphology(word, lexicon):
         verb = _italian_enclitic(low, lexicon)
         if verb:
             return list(lexicon.get(verb) or _VERB), "enclitic"
+        lemma = _italian_lemma(low, lexicon)
+        if lemma and _dominant(lexicon.get(lemma)) == 0:  # cuoca, maestre: a living being first
+            return list(lexicon.get(lemma)), "inflection"
         verb = _italian_verb(low, lexicon)
         if verb:
             return list(lexicon.get(verb)), "verb_form"
-        lemma = _italian_lemma(low, lexicon)
         if lemma:
             return list(lexicon.get(lemma)), "inflection"
     elif lexicon.lang == "en":
@@ -474,6 +480,63 @@ def _is_punctuation(word):
     return all(unicodedata.category(c)[0] == "P" for c in word)
 
 
+# Words after which a word is a noun (articles, determiners), or a verb (clitic pronouns,
+# "non", subject pronouns, modals). "la", "lo", "le", "l'" are articles and clitics alike,
+# so they count as articles only before a participle ("la partita", but "la vedo").
+_NOUN_CUES = {
+    "it": set("il i un uno una un' del dello della dei degli delle dell' al allo alla ai agli alle "
+              "all' dal dallo dalla dai dagli dalle dall' nel nello nella nei negli nelle nell' sul "
+              "sullo sulla sui sugli sulle sull' questo questa questi queste quest' quel quello "
+              "quella quei quegli quelle quell' mio mia miei mie tuo tua tuoi tue suo sua suoi sue "
+              "nostro nostra nostri nostre vostro vostra vostri vostre ogni qualche".split()),
+    "en": set("the a an my your his her its our their this these those every each".split()),
+}
+_IT_CLITIC_ARTICLES = {"la", "lo", "le", "l'"}
+_IT_PARTICIPLE = ("ato", "ata", "ati", "ate", "uto", "uta", "uti", "ute", "ito", "ita", "iti", "ite")
+_VERB_CUES = {
+    "it": set("mi ti si ci vi ne c' non io tu lui lei noi voi loro".split()),
+    "en": set("i you we they he she can could will would shall should must may might n't 't not "
+              "'ll 'd never always often usually sometimes who".split()),
+}
+
+
+_IT_PREPOSITIONS = set("di a da in con su per tra fra senza d'".split())
+_IT_NOT_FINITE = ("are", "ere", "ire", "ando", "endo", "arsi", "ersi", "irsi")
+
+
+def _reading_in_context(word, card, before, lexicon, fixed=False):
+    """(card, key) when the word before picks the word's other reading, else None.
+
+    After an article or determiner a verb form is a noun ("la partita", "the nurse"); after
+    a clitic pronoun, "non", a subject pronoun or a modal (and, in Italian, after a noun: "il
+    medico visita") a noun that is also a verb is the verb ("si sistema", "we test").
+    """
+    if before is None:
+        return None
+    low, prev = normalise(word), normalise(before.text)
+    other = lexicon.other.get(low)
+    noun_cue = prev in _NOUN_CUES[lexicon.lang] or (
+        lexicon.lang == "it" and prev in _IT_CLITIC_ARTICLES and low.endswith(_IT_PARTICIPLE))
+    if lexicon.lang == "it" and prev in _IT_PREPOSITIONS and not low.endswith(_IT_NOT_FINITE):
+        noun_cue = True  # "senza fatica", "per lavoro": no finite verb follows a preposition
+    if noun_cue and _is_verb_card(card):
+        if other is not None and not _is_verb_card(other):
+            return list(other), "noun_context"
+        if lexicon.lang == "it":  # a participle or verb form used as a noun: il gelato
+            return list(_NOUN_OF_VERB), "noun_context"
+        return None
+    if other is None or not _is_verb_card(other) or _dominant(card) not in (0, 2) or fixed:
+        return None
+    after_noun = (lexicon.lang == "it" and before.known is not None
+                  and _dominant(before.card) in (0, 2) and prev not in _NOUN_CUES["it"])
+    if prev in _VERB_CUES[lexicon.lang] or after_noun:
+        return list(other), "verb_context"
+    return None
+
+
+_NOUN_OF_VERB = [0.0, 0.3, 0.7, 0.0]
+
+
 def lookup(words, lexicon):
     """Tokens with their cards: from the lexicon when known, reasoned guesses otherwise."""
     tokens = []
@@ -489,7 +552,12 @@ def lookup(words, lexicon):
         if card is None and _is_punctuation(w):
             card = lexicon.get(",") or _PUNCTUATION  # typographic quotes, dashes, ...
         if card is not None:
-            tokens.append(Token(w, list(card), True))
+            found = _reading_in_context(w, card, tokens[-1] if tokens else None, lexicon,
+                                        normalise(w) in lexicon.fixed)
+            if found:
+                tokens.append(Token(w, found[0], False, found[1]))
+            else:
+                tokens.append(Token(w, list(card), True))
         else:
             card, key = guess_card(w, lexicon.lang, start, lexicon)
             tokens.append(Token(w, card, False, key))
@@ -563,25 +631,32 @@ def parse_lexicon(text, file="lexicon.csv"):
 
 
 def parse_generated(text):
-    """(entries, names) from a generated lexicon file (docs/lexicon-format.md).
+    """(entries, names, other) from a generated lexicon file (docs/lexicon-format.md).
 
-    `# ...` lines are comments; a line `= alive action thing function class` sets the card
-    of the words on the lines after it, one word a line, until the next `=` line. Words of
-    the classes "name" and "place" are capitalised names and go to `names`.
+    `# ...` lines are comments; a line `= alive action thing function class [other-class]`
+    sets the card of the words on the lines after it, one word a line, until the next `=`
+    line. Words of the classes "name" and "place" are capitalised names and go to `names`.
+    An other class is the word's other reading (a noun that is also a verb: "parte"); its
+    card is the one of that class's own `=` line, and goes to `other`.
     """
-    entries, names = {}, {}
-    card, cls = None, None
+    entries, names, other_class, class_card = {}, {}, {}, {}
+    card, cls, other = None, None, None
     for line in text.split("\n"):
         if not line or line[0] == "#":
             continue
         if line[0] == "=":
             parts = line[1:].split()
             card, cls = [float(v) for v in parts[:D_K]], parts[D_K]
+            other = parts[D_K + 1] if len(parts) > D_K + 1 else None
+            class_card.setdefault(cls, card)
         elif cls in NAME_CLASSES:
             names[line.lower()] = (card, cls)
         else:
             entries[line] = card
-    return entries, names
+            if other:
+                other_class[line] = other
+    other = {w: class_card[c] for w, c in other_class.items() if c in class_card}
+    return entries, names, other
 
 
 def _read(path):
@@ -595,17 +670,19 @@ def load_lexicon(lang, directory=LEXICON_DIR):
     A missing override file is a Problem; a missing generated file only leaves the override
     and the guessing rules.
     """
-    entries, names = {}, {}
+    entries, names, other = {}, {}, {}
     if lang in GENERATED:
         try:
-            entries, names = parse_generated(_read(os.path.join(directory, GENERATED[lang])))
+            entries, names, other = parse_generated(_read(os.path.join(directory, GENERATED[lang])))
         except OSError:
             pass
     file = f"{lang}.csv"
     try:
         text = _read(os.path.join(directory, file))
     except OSError:
-        return Lexicon(lang, entries, [Problem(file, 0, "missing")], names)
+        return Lexicon(lang, entries, [Problem(file, 0, "missing")], names, other)
     override, problems = parse_lexicon(text, file)
     entries.update(override)
-    return Lexicon(lang, entries, problems, names)
+    lexicon = Lexicon(lang, entries, problems, names, other)
+    lexicon.fixed = set(override)  # the teacher's card is the word's only reading
+    return lexicon

@@ -92,10 +92,11 @@ def test_guessed_words_are_flagged_unknown(lexicons):
     assert not zorro.known and zorro.guess == "name" and zorro.card[0] > 0.8
 
 
-def test_capital_at_sentence_start_is_not_taken_for_a_name(lexicons):
-    """'Xanto' first in the sentence is not guessed as a name; after a full stop neither."""
-    toks = lookup(tokenize("Xanto. Yorba", "it"), lexicons["it"])
-    assert toks[0].guess != "name" and toks[2].guess != "name"
+def test_capital_at_sentence_start_is_a_name_only_when_not_a_known_word(lexicons):
+    """'Xanto' first in the sentence is a name (no word of the lexicon), 'Gatto' stays a cat."""
+    toks = lookup(tokenize("Xanto. Gatto", "it"), lexicons["it"])
+    assert toks[0].guess == "name" and toks[0].card[0] > 0.8
+    assert toks[2].known and toks[2].card == lexicons["it"].get("gatto")
 
 
 def test_lexicon_file_with_broken_rows_reports_file_and_line():

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 APERTIUM = Path("/usr/share/apertium")
 WORDNET = Path("/usr/share/wordnet")
 TOP = 10000  # the forms that must all have a card
-EXTRA = 4000  # more forms, while they are words the resources know
+EXTRA = 10000  # more forms, while they are words the resources know
 
 # The card of each class: alive, action, thing, function (the same numbers as the
 # hand-written rows of lexicon/it.csv and en.csv for the same kind of word).
@@ -85,7 +85,7 @@ EN_CLOSED = {
     "quantifier": "some any all each every both few many much more most several such no none other "
                   "another own enough less least",
     "auxiliary": "is are was were be been being am has have had having",
-    "modal": "can could will would shall should may might must do does did",
+    "modal": "can cannot could will would shall should may might must do does did",
 }
 EN_POSSESSIVE = "my your his her our their whose"
 IT_PERSON_PRONOUNS = {"io", "tu", "lui", "lei", "noi", "voi", "loro", "egli", "ella", "essi", "esse",
@@ -107,8 +107,7 @@ IT_TAG_CLASS = {"det": "article", "pr": "preposition", "prn": "pronoun", "rel": 
 
 # Frequent words the resources lack (written here, with their class).
 SUPPLEMENT = {
-    "it": {"interjection": "ciao ok okay ehi boh beh mah grazie", "thing": "computer email internet sport",
-           "adverb": "ok"},
+    "it": {"interjection": "ciao ok okay ehi boh beh mah grazie", "thing": "computer email internet sport"},
     "en": {"interjection": "hello hi ok okay yes bye thanks please", "pronoun": "let's"},
 }
 
@@ -165,7 +164,7 @@ class WordNet:
                 lemma, p_cnt = f[0], int(f[3])
                 rest = f[4 + p_cnt:]
                 senses, offsets = int(rest[0]), rest[2:]
-                self.index[(lemma, pos)] = (senses, offsets[0])
+                self.index[(lemma, pos)] = (senses, offsets)
         self.exceptions = {}
         for pos, name in (("n", "noun"), ("v", "verb"), ("a", "adj")):
             for line in open(root / f"{name}.exc", encoding="latin-1"):
@@ -177,11 +176,11 @@ class WordNet:
             lemma, rest = key.split("%")
             pos = "nvaar"[int(rest[0]) - 1]
             self.count[(lemma, pos)] += int(tagged)
-        self.noun_file = {}
+        self.noun_file = {}  # synset offset -> lexicographer file, None for a proper name
         for line in open(root / "data.noun", encoding="latin-1"):
             if not line.startswith(" "):
-                f = line.split(" ", 3)
-                self.noun_file[f[0]] = int(f[1])
+                f = line.split(" ", 5)
+                self.noun_file[f[0]] = None if f[4][:1].isupper() else int(f[1])
 
     SUFFIXES = {"n": [("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
                       ("men", "man"), ("ies", "y"), ("s", "")],
@@ -209,12 +208,12 @@ class WordNet:
         return out
 
     def uses(self, form):
-        """[(times tagged, senses, pos, lemma), ...] of a form, most used first."""
+        """[(times tagged, is a noun, senses, pos, lemma), ...] of a form, most used first."""
         out = []
         for pos in self.POS:
             for lemma in self.base_forms(form, pos):
                 senses, _ = self.index[(lemma, pos)]
-                out.append((self.count[(lemma, pos)], senses, pos, lemma))
+                out.append((self.count[(lemma, pos)], pos == "n", senses, pos, lemma))
                 break
         return sorted(out, reverse=True)
 
@@ -223,7 +222,8 @@ class WordNet:
         entry = self.index.get((lemma, "n"))
         if entry is None:
             return None
-        return NOUN_CLASS.get(self.noun_file[entry[1]], "thing")
+        files = [self.noun_file[o] for o in entry[1] if self.noun_file[o] is not None]
+        return NOUN_CLASS.get(files[0], "thing") if files else "thing"  # Sweet (a name) < sweet
 
 
 # --- English ---------------------------------------------------------------------------
@@ -236,7 +236,7 @@ def english(forms, wn):
             closed.setdefault(w, cls)
     for w in EN_POSSESSIVE.split():
         closed.setdefault(w, "possessive")
-    classes, left = {}, {}
+    classes, left, alternative = {}, {}, {}
     for form in forms:
         if form in closed:
             classes[form] = closed[form]
@@ -245,8 +245,8 @@ def english(forms, wn):
         if not uses:
             left[form] = "not in WordNet (a name, a foreign word or a fragment)"
             continue
-        _, _, pos, lemma = uses[0]
-        if lemma != form and wn.count[(form, "n")] >= 10:
+        pos, lemma = uses[0][-2:]
+        if lemma != form and form.endswith("ing") and wn.count[(form, "n")] >= 10:
             pos, lemma = "n", form  # building, meeting, feeling: the noun is the usual reading
         if pos == "n":
             classes[form] = wn.noun_class(lemma) or "thing"
@@ -256,7 +256,12 @@ def english(forms, wn):
             classes[form] = "adjective"
         else:
             classes[form] = "adverb"
-    return classes, left
+        for use in uses[1:]:
+            if use[0] > 0 and use[-2] == "v" and pos != "v":
+                alternative[form] = "verb"  # a noun that is also a verb: test, work
+            elif use[0] > 0 and use[-2] == "n" and pos == "v":
+                alternative[form] = wn.noun_class(use[-1]) or "thing"  # nurse, play
+    return classes, left, alternative
 
 
 NOUN_TAGS = ("<n><m><sg>", "<n><f><sg>", "<n><mf><sg>", "<n><m><pl>", "<n><f><pl>", "<n>")
@@ -287,6 +292,7 @@ def italian(forms, wn):
     ita = APERTIUM / "apertium-spa-ita"
     analyses = lt_proc(ita / "ita-spa.automorf.bin", forms)
     chosen, living_noun = {}, {}  # living_noun: adjectives that are also nouns (medico)
+    other_readings = {}  # form -> [(lemma, tags)] of its noun and verb readings
     for form, line in zip(forms, analyses):
         best = None
         for lemma, tags in readings(line):
@@ -297,16 +303,19 @@ def italian(forms, wn):
                 best = (rank, lemma, tags)
         if best:
             chosen[form] = best
+            other_readings[form] = [(lemma, tags) for lemma, tags in readings(line)
+                                    if tags and tags[0] in ("n", "vblex") and tags[0] != best[2][0]]
             nouns = [lemma for lemma, tags in readings(line) if tags and tags[0] == "n"]
             if best[2][0] == "adj" and nouns:
                 living_noun[form] = (IT_ORDER.index("n"), nouns[0], ["n"])
     # Living beings: noun lemma -> Spanish -> English -> WordNet class of the first sense.
     nouns = sorted({lemma for _, lemma, tags in list(chosen.values()) + list(living_noun.values())
-                    if tags[0] == "n"})
+                    if tags[0] == "n"} | {lemma for rs in other_readings.values() for lemma, tags in rs
+                                          if tags[0] == "n"})
     spa_lemma = translate(ita / "ita-spa.autobil.bin", nouns)
     eng_lemma = translate(APERTIUM / "apertium-eng-spa" / "spa-eng.autobil.bin",
                           sorted(set(spa_lemma.values())))
-    classes, left = {}, {}
+    classes, left, alternative = {}, {}, {}
     for form in forms:
         if form not in chosen:
             left[form] = "unknown to the Italian analyser (a name, a foreign word or a fragment)"
@@ -329,7 +338,13 @@ def italian(forms, wn):
             classes[form] = "quantifier"
         else:
             classes[form] = IT_TAG_CLASS[tag]
-    return classes, left
+        for other, other_tags in other_readings.get(form, []):
+            if other_tags[0] == "vblex" and tag != "vblex":
+                alternative[form] = "verb"  # parte, visita, sistema
+            elif other_tags[0] == "n" and tag == "vblex":
+                english_noun = eng_lemma.get(spa_lemma.get(other, ""), "").replace(" ", "_").lower()
+                alternative[form] = wn.noun_class(english_noun) or "thing"
+    return classes, left, alternative
 
 
 # --- names ---------------------------------------------------------------------------
@@ -372,19 +387,19 @@ def number(v):
     return ("%g" % v)
 
 
-def write(path, lang, classes, people, places):
-    """Write the lexicon file: one `= card class` line, then its words, for each class."""
+def write(path, lang, classes, alternative, people, places):
+    """Write the lexicon file: one `= card class [other class]` line, then its words, for each class."""
     by_class = collections.defaultdict(list)
     for w, c in classes.items():
-        by_class[c].append(w)
-    by_class["name"] = people
-    by_class["place"] = places
+        by_class[(c, alternative.get(w, ""))].append(w)
+    by_class[("name", "")] = people
+    by_class[("place", "")] = places
     lines = [f"# {h}" for h in HEAD[lang]]
-    for cls in sorted(by_class):
-        words = sorted(set(by_class[cls]))
+    for cls, other in sorted(by_class):
+        words = sorted(set(by_class[(cls, other)]))
         if not words:
             continue
-        lines.append("= " + " ".join(number(v) for v in CARD[cls]) + " " + cls)
+        lines.append(("= " + " ".join(number(v) for v in CARD[cls]) + f" {cls} {other}").rstrip())
         lines.extend(words)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -393,7 +408,7 @@ def write(path, lang, classes, people, places):
 def build(lang):
     wn = WordNet()
     forms = frequent_forms(lang, TOP + EXTRA)
-    classes, left = (italian if lang == "it" else english)(forms, wn)
+    classes, left, alternative = (italian if lang == "it" else english)(forms, wn)
     for cls, words in SUPPLEMENT[lang].items():
         for w in words.split():
             if w not in classes:
@@ -403,7 +418,7 @@ def build(lang):
     kept = {w: c for w, c in classes.items() if w in top or c not in ("thing",) or len(w) > 2}
     people, places = names(lang, set(kept))
     folder = ROOT / "lexicon" / ("gpl" if lang == "it" else "cc-by-sa")
-    write(folder / f"{lang}.txt", lang, kept, people, places)
+    write(folder / f"{lang}.txt", lang, kept, alternative, people, places)
     left_top = {w: r for w, r in left.items() if w in top}
     (folder / f"{lang}-left-out.txt").write_text(
         f"# {lang}: forms among the {TOP} most frequent that have no card in {lang}.txt, and why.\n"
