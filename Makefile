@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: serve test unit bench setup build bundle clean
+.PHONY: serve test unit bench setup build bundle clean lexicon lexicon-eval
 
 serve: vendor/.stamp
 	$(PYTHON) -m tools.serve --port $(PORT)
@@ -32,6 +32,19 @@ build: vendor/.stamp
 # The deployable folder and zip: dist/attention-explorer/ and dist/attention-explorer.zip
 bundle: vendor/.stamp
 	$(PYTHON) -m tools.bundle
+
+# Regenerate lexicon/gpl/it.txt and lexicon/cc-by-sa/en.txt from the lexical resources (requirements-lexicon.txt)
+# (Debian packages and PyPI; only needed to regenerate: the files are committed).
+LEXICON_APT := wordnet-base lttoolbox apertium-spa-ita apertium-eng-spa
+lexicon: $(VENV)/.stamp
+	@command -v lt-proc >/dev/null && test -d /usr/share/apertium/apertium-eng-spa && test -f /usr/share/wordnet/cntlist.rev \
+		|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(LEXICON_APT); }
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-lexicon.txt
+	$(PY) -m tools.lexicon_build
+
+# Score the committed lexicons on the hand-written set (needs none of the resources).
+lexicon-eval:
+	$(PYTHON) -m tools.lexicon_eval
 
 node_modules/.stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund

@@ -18,7 +18,8 @@ sys.path.insert(0, str(ROOT))
 from tools.serve import PUBLIC  # noqa: E402
 
 NAME = "attention-explorer"
-SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*", "*.br", "*.gz")  # hosts compress themselves
+# Hosts compress themselves; the lexicon build's reports of left-out words are not loaded.
+SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*", "*.br", "*.gz", "*-left-out.txt")
 
 
 def make_bundle(out, root=ROOT):
