@@ -473,6 +473,11 @@ def guess_card(word, lang, sentence_start, lexicon=None):
     return list(_NOUN), "noun"
 
 
+# Every reason a guess can give (each has a sentence in app/i18n.py, both languages).
+GUESS_KEYS = tuple(sorted({key for rules in _RULES.values() for key, _, _ in rules} | {
+    "number", "symbol", "name", "place", "enclitic", "verb_form", "inflection", "agent",
+    "noun_context", "verb_context", "noun"}))
+
 _SENTENCE_END = {".", "!", "?", "…", ";", ":", "...", "«", "“", '"'}
 
 
