@@ -115,10 +115,10 @@ def test_include_self_puts_the_word_among_candidates(app):
 def test_typing_a_sentence_shows_its_cards_and_marks_guesses(app):
     """Type a sentence + Enter: its words appear, unknown ones marked ≈, then clickable."""
     reset(app)
-    app.fill("#sentence-input", "Il drago di Zorro dorme")
+    app.fill("#sentence-input", "Il grifomante di Zorro dorme")
     app.press("#sentence-input", "Enter")
-    s = wait_state(app, "s.sentence === 'Il drago di Zorro dorme'")
-    assert [t["text"] for t in s["tokens"]] == ["Il", "drago", "di", "Zorro", "dorme"]
+    s = wait_state(app, "s.sentence === 'Il grifomante di Zorro dorme'")
+    assert [t["text"] for t in s["tokens"]] == ["Il", "grifomante", "di", "Zorro", "dorme"]
     assert [t["known"] for t in s["tokens"]] == [True, False, True, False, True]
     assert app.locator("label.word.guessed").count() == 2
     assert s["focus"] is None and "Scegli una parola" in app.locator("#analysis").inner_text()
