@@ -29,7 +29,6 @@ reason of the guess (the key of `i18n.STRINGS[lang]["guess"]`), in this order:
 """
 
 import csv
-import io
 import math
 import os
 import unicodedata
@@ -607,15 +606,17 @@ def parse_lexicon(text, file="lexicon.csv"):
     header = [h.strip().lower() for h in next(csv.reader([header_line], delimiter=delimiter))]
     if tuple(header) != HEADER:
         return entries, [Problem(file, header_at, "header", ",".join(HEADER))]
-    reader = csv.reader(io.StringIO("\n".join(lines[header_at:])), delimiter=delimiter)
-    for offset, row in enumerate(reader):
+    for offset, line in enumerate(lines[header_at:]):
         no = header_at + 1 + offset
+        # a plain line is split directly (fast in the browser); a quoted one goes through csv
+        row = next(csv.reader([line], delimiter=delimiter), []) if '"' in line else line.split(delimiter)
         if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
             continue
         if len(row) != 1 + D_K:
             problems.append(Problem(file, no, "columns", str(len(row))))
             continue
-        word = normalise(unicodedata.normalize("NFC", row[0].strip()))
+        word = row[0].strip()
+        word = normalise(word if word.isascii() else unicodedata.normalize("NFC", word))
         if not word:
             problems.append(Problem(file, no, "word"))
             continue
@@ -644,23 +645,23 @@ def parse_generated(text):
     An other class is the word's other reading (a noun that is also a verb: "parte"); its
     card is the one of that class's own `=` line, and goes to `other`.
     """
-    entries, names, other_class, class_card = {}, {}, {}, {}
-    card, cls, other = None, None, None
-    for line in text.split("\n"):
-        if not line or line[0] == "#":
-            continue
-        if line[0] == "=":
-            parts = line[1:].split()
-            card, cls = [float(v) for v in parts[:D_K]], parts[D_K]
-            other = parts[D_K + 1] if len(parts) > D_K + 1 else None
-            class_card.setdefault(cls, card)
-        elif cls in NAME_CLASSES:
-            names[line.lower()] = (card, cls)
+    entries, names, class_card, other_class = {}, {}, {}, []
+    for block in ("\n" + text).split("\n= ")[1:]:  # one block a card line and its words
+        lines = block.split("\n")
+        parts = lines[0].split()
+        card, cls = [float(v) for v in parts[:D_K]], parts[D_K]
+        words = [w for w in lines[1:] if w and w[0] != "#"]
+        class_card.setdefault(cls, card)
+        if cls in NAME_CLASSES:
+            names.update(dict.fromkeys([w.lower() for w in words], (card, cls)))
         else:
-            entries[line] = card
-            if other:
-                other_class[line] = other
-    other = {w: class_card[c] for w, c in other_class.items() if c in class_card}
+            entries.update(dict.fromkeys(words, card))  # one shared list a class: lookup copies it
+            if len(parts) > D_K + 1:
+                other_class.append((words, parts[D_K + 1]))
+    other = {}
+    for words, cls in other_class:
+        if cls in class_card:
+            other.update(dict.fromkeys(words, class_card[cls]))
     return entries, names, other
 
 

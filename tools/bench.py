@@ -13,6 +13,7 @@ on a noisy machine. Page-load figures are medians over `--runs` cold browser con
                 real mouse clicks, the browser's Event Timing figure (the INP measure)
   bytes         transferred on a first visit, and on a second visit (warm cache)
   memory        JS heap after 10 and after 1000 clicks (after a forced GC)
+  lexicon       its files' bytes, and load + index time in Pyodide (tools/bench_lexicon.py)
 """
 
 import argparse
@@ -29,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from tools import bench_lexicon  # noqa: E402
 from tools.build import PYODIDE_FILES, runtime_dirs  # noqa: E402
 from tools.chromium import launch_options  # noqa: E402
 from tools.serve import make_server  # noqa: E402
@@ -251,6 +253,7 @@ def main(argv=None):
         c12 = clicks(browser, url12, args.clicks)
         c200 = clicks(browser, url200, args.clicks)
         heap10, heap1000 = memory(browser, url12)
+        lexicon = bench_lexicon.measure(browser, ROOT, tmp, pyscript_dir, page_url, args.runs)
         version = browser.version
         browser.close()
     for server in (page_server, hello_server):
@@ -287,7 +290,7 @@ def main(argv=None):
         ("JS heap after 1000 clicks", f"{heap1000 / 1e6:.2f} MB", "", None),
         ("Heap growth 10 → 1000 clicks", f"{(heap1000 - heap10) / 1e6:.2f} MB", "≤ 5 MB",
          heap1000 - heap10 <= 5e6),
-    ]
+    ] + bench_lexicon.rows(lexicon)
     print(f"Attention Explorer benchmark: Chromium {version}, {args.runs} cold loads each (median), "
           f"{args.clicks} clicks")
     width = max(len(r[0]) for r in rows)
