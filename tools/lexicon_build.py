@@ -71,7 +71,7 @@ NOUN_CLASS = {5: "animal", 18: "person", 20: "plant", 4: "event", 11: "event", 2
 # English closed classes (WordNet has only nouns, verbs, adjectives and adverbs).
 EN_CLOSED = {
     "article": "the a an",
-    "preposition": "of to in on at by for with from into onto under over about after before through "
+    "preposition": "of to in on at by for with from into onto under over about after before through amongst "
                    "between near behind above below across against along among around beside besides "
                    "beyond despite during except inside outside per since than toward towards upon "
                    "via within without throughout underneath unlike until till amid",
@@ -81,7 +81,8 @@ EN_CLOSED = {
                       "themselves yourselves who whom whoever someone somebody anyone anybody everyone "
                       "everybody nobody",
     "pronoun": "it its itself this that these those what which whatever whichever something anything "
-               "everything nothing there here",
+               "everything nothing there here when where why how whenever wherever however mine yours "
+               "hers ours theirs others",
     "quantifier": "some any all each every both few many much more most several such no none other "
                   "another own enough less least",
     "auxiliary": "is are was were be been being am has have had having",
@@ -107,7 +108,7 @@ IT_TAG_CLASS = {"det": "article", "pr": "preposition", "prn": "pronoun", "rel": 
 
 # Frequent words the resources lack (written here, with their class).
 SUPPLEMENT = {
-    "it": {"interjection": "ciao ok okay ehi boh beh mah grazie", "thing": "computer email internet sport"},
+    "it": {"interjection": "ciao ok okay ehi boh beh mah grazie ah ahah oh eh uh", "thing": "computer email internet sport"},
     "en": {"interjection": "hello hi ok okay yes bye thanks please", "pronoun": "let's"},
 }
 
@@ -347,6 +348,16 @@ def italian(forms, wn):
     return classes, left, alternative
 
 
+def loanwords(forms, wn):
+    """{form: class} of the forms the Italian analyser lacks that are common English words
+    (account, computer, weekend): they get their English card."""
+    import wordfreq
+    english_ones = [w for w in forms if wordfreq.zipf_frequency(w, "en") >= 3.5
+                    and wordfreq.zipf_frequency(w, "en") > wordfreq.zipf_frequency(w, "it")]
+    classes, _, _ = english(english_ones, wn)
+    return classes
+
+
 # --- names ---------------------------------------------------------------------------
 
 def names(lang, common_words):
@@ -409,6 +420,11 @@ def build(lang):
     wn = WordNet()
     forms = frequent_forms(lang, TOP + EXTRA)
     classes, left, alternative = (italian if lang == "it" else english)(forms, wn)
+    if lang == "it":
+        loans = loanwords(list(left), wn)
+        classes.update(loans)
+        for w in loans:
+            left.pop(w)
     for cls, words in SUPPLEMENT[lang].items():
         for w in words.split():
             if w not in classes:
@@ -419,7 +435,9 @@ def build(lang):
     people, places = names(lang, set(kept))
     folder = ROOT / "lexicon" / ("gpl" if lang == "it" else "cc-by-sa")
     write(folder / f"{lang}.txt", lang, kept, alternative, people, places)
-    left_top = {w: r for w, r in left.items() if w in top}
+    listed = {n.lower(): "first name" for n in people} | {p.lower(): "place" for p in places}
+    left_top = {w: (f"a {listed[w]}: gets its card when typed with a capital (names list)"
+                    if w in listed else r) for w, r in left.items() if w in top}
     (folder / f"{lang}-left-out.txt").write_text(
         f"# {lang}: forms among the {TOP} most frequent that have no card in {lang}.txt, and why.\n"
         "# Names among them get a card at run time when capitalised (names list, or the name rule).\n"
