@@ -178,10 +178,12 @@ class WordNet:
             pos = "nvaar"[int(rest[0]) - 1]
             self.count[(lemma, pos)] += int(tagged)
         self.noun_file = {}  # synset offset -> lexicographer file, None for a proper name
+        self.hypernyms = {}  # synset offset -> its hypernyms' offsets
         for line in open(root / "data.noun", encoding="latin-1"):
             if not line.startswith(" "):
                 f = line.split(" ", 5)
                 self.noun_file[f[0]] = None if f[4][:1].isupper() else int(f[1])
+                self.hypernyms[f[0]] = re.findall(r" @i? (\d{8}) n ", line.split("|")[0])
 
     SUFFIXES = {"n": [("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
                       ("men", "man"), ("ies", "y"), ("s", "")],
@@ -223,8 +225,23 @@ class WordNet:
         entry = self.index.get((lemma, "n"))
         if entry is None:
             return None
-        files = [self.noun_file[o] for o in entry[1] if self.noun_file[o] is not None]
-        return NOUN_CLASS.get(files[0], "thing") if files else "thing"  # Sweet (a name) < sweet
+        senses = [o for o in entry[1] if self.noun_file[o] is not None]  # Sweet (a name) < sweet
+        if not senses:
+            return "thing"
+        cls = NOUN_CLASS.get(self.noun_file[senses[0]], "thing")
+        if cls in ("person", "animal", "plant") and not self.is_organism(senses[0]):
+            return "thing"  # wing, tail, feather: in noun.animal, but parts of a living being
+        return cls
+
+    ORGANISM = "00004475"  # organism, being
+
+    def is_organism(self, offset, seen=None):
+        """Whether a noun synset is a kind of organism (person, animal, plant) in WordNet."""
+        seen = seen if seen is not None else set()
+        if offset == self.ORGANISM:
+            return True
+        seen.add(offset)
+        return any(self.is_organism(h, seen) for h in self.hypernyms.get(offset, ()) if h not in seen)
 
 
 # --- English ---------------------------------------------------------------------------
