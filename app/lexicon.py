@@ -4,7 +4,7 @@ A language's lexicon comes from two files, both read by the page at run time:
 
 - the generated lexicon (`lexicon/gpl/it.txt`, `lexicon/cc-by-sa/en.txt`), built from real
   lexical resources by `make lexicon` (tools/lexicon_build.py; format in
-  docs/lexicon-format.md): about 11,000 Italian and 13,000 English word forms, plus lists of
+  docs/lexicon-format.md): about 16,000 Italian and 18,000 English word forms, plus lists of
   common first names and places;
 - the teacher's override (`lexicon/it.csv`, `lexicon/en.csv`), a small CSV a course author
   opens in a spreadsheet: a header row `word,alive,action,thing,function`, then one word a
