@@ -91,11 +91,29 @@ class Lexicon:
         card = self.entries.get(key)
         if card is None:
             alias = _ALIASES[self.lang].get(key) if self.lang in _ALIASES else None
-            if alias is None and self.lang == "it" and key.endswith("chè"):
-                alias = key[:-1] + "é"  # perchè, poichè: the common misspelling of perché
+            if alias is None and self.lang == "it":
+                alias = _italian_spelling(key, self.entries)
             if alias is not None:
                 card = self.entries.get(alias)
         return card
+
+
+_ACCENTED = {"a": "à", "e": "èé", "i": "ì", "o": "ò", "u": "ù"}
+
+
+def _italian_spelling(key, entries):
+    """The word a common Italian misspelling stands for, or None: perchè/poichè -> perché,
+    a missing final accent (perche, piu, citta -> perché, più, città), a missing
+    apostrophe (dell -> dell')."""
+    if key.endswith("chè"):
+        return key[:-1] + "é"
+    if key[-1:] in _ACCENTED and len(key) > 1:
+        for accented in _ACCENTED[key[-1]]:
+            if key[:-1] + accented in entries:
+                return key[:-1] + accented
+    if key + "'" in entries:
+        return key + "'"
+    return None
 
 
 # --- text clean-up and tokenizer -------------------------------------------------------
@@ -315,6 +333,9 @@ _IT_VERB_ENDINGS = [
 _IT_INFLECTIONS = [("che", ("ca", "co")), ("ghe", ("ga", "go")), ("chi", ("co",)),
                    ("ghi", ("go",)), ("ie", ("ia",)), ("i", ("o", "e", "io", "a")), ("e", ("a", "o")),
                    ("a", ("o",))]
+# Diminutives and endearments -> the word they come from (gattino -> gatto, cameretta -> camera).
+_IT_DIMINUTIVES = [(stem + end, ("o", "a", "e")) for stem in ("in", "ett", "ell", "icin", "olin")
+                   for end in ("o", "a", "i", "e")]
 
 
 def _dominant(card):
@@ -367,9 +388,10 @@ def _italian_enclitic(word, lexicon):
 
 
 def _italian_lemma(word, lexicon):
-    """The singular masculine form the lexicon knows (case -> casa, fredde -> freddo), or None."""
-    for end, repls in _IT_INFLECTIONS:
-        if word.endswith(end) and len(word) > len(end) + 1:
+    """The form the lexicon knows of a plural, feminine or diminutive (case -> casa, fredde ->
+    freddo, gattino -> gatto, sorellina -> sorella), or None."""
+    for end, repls in _IT_INFLECTIONS + _IT_DIMINUTIVES:
+        if word.endswith(end) and len(word) > len(end) + 2:
             for r in repls:
                 cand = word[: -len(end)] + r
                 if lexicon.get(cand) is not None:
@@ -531,7 +553,7 @@ def _reading_in_context(word, card, before, lexicon, fixed=False):
         return None
     if other is None or not _is_verb_card(other) or _dominant(card) not in (0, 2) or fixed:
         return None
-    after_noun = (lexicon.lang == "it" and before.known is not None
+    after_noun = (lexicon.lang == "it" and (before.known or before.guess in ("name", "place", "inflection"))
                   and _dominant(before.card) in (0, 2) and prev not in _NOUN_CUES["it"])
     if prev in _VERB_CUES[lexicon.lang] or after_noun:
         return list(other), "verb_context"

@@ -279,3 +279,19 @@ def test_hand_written_evaluation_set_meets_its_targets(lexicons):
     assert problems == [] and words >= 400
     assert right / words >= 0.95, wrong
     assert defaults / words <= 0.03
+
+
+@pytest.mark.parametrize("typed, word", [("perche", "perché"), ("piu", "più"), ("citta", "città"),
+                                         ("puo", "può"), ("dell", "dell'")])
+def test_italian_words_typed_without_their_accent_or_apostrophe_are_known(lexicons, typed, word):
+    """A missing final accent or apostrophe (perche, piu, dell) still finds the word."""
+    tok = lookup([typed], lexicons["it"])[0]
+    assert tok.known and tok.card == lexicons["it"].get(word)
+
+
+@pytest.mark.parametrize("word, base", [("gattino", "gatto"), ("sorellina", "sorella"),
+                                        ("coniglietto", "coniglio"), ("cameretta", "camera")])
+def test_italian_diminutives_take_the_card_of_their_word(lexicons, word, base):
+    """gattino is a little cat: the card of gatto, marked as a guess from the lemma."""
+    tok = lookup([word], lexicons["it"])[0]
+    assert tok.guess == "inflection" and tok.card == lexicons["it"].get(base)

@@ -106,10 +106,52 @@ IT_TAG_CLASS = {"det": "article", "pr": "preposition", "prn": "pronoun", "rel": 
                 "adj": "adjective", "vblex": "verb", "ij": "interjection"}
 
 
-# Frequent words the resources lack (written here, with their class).
+# Frequent words the resources lack (written here, with their class): for Italian, the
+# everyday words among the 10,000 most frequent forms that the Apertium analyser does not know.
 SUPPLEMENT = {
-    "it": {"interjection": "ciao ok okay ehi boh beh mah grazie ah ahah oh eh uh", "thing": "computer email internet sport"},
+    "it": {
+        "interjection": "ciao ok okay ehi boh beh mah grazie ah ahah oh eh uh bah hey oddio vabbè ehm",
+        "thing": "computer email internet sport asse bici bollettino bollo brigata brividi caffè campeggio "
+                 "cantieri capoluogo carcere caserma cauzione condominio contanti contributo contributi "
+                 "corna costume costumi dimora dose dosi fisco fotocamera galera globo insalata lotto "
+                 "merenda mutande pacco panna pianeti poltrona puzza salone sella sito siti tavolino targa "
+                 "telecamera telecamere tessera vettura bersaglio cadavere cadaveri polizia",
+        "abstract": "appunti favola fretta dolcezza leggerezza stanchezza schiavitù nausea tregua regia tifo "
+                    "ipocrisia cortesia scudetto",
+        "event": "bombardamento bombardamenti corteo gita lavaggio lite passeggiata rapimento risveglio "
+                 "strage ricovero scatto scatti raduno esordio",
+        "time": "mattino stanotte capodanno vigilia ferie medioevo",
+        "person": "carabinieri coglione dea maresciallo membro membri minorenni onorevole partigiani prefetto "
+                  "procuratore profughi prof rettore seguaci signorina soldati tifosi titolare titolari "
+                  "vicepresidente blogger follower",
+        "verb": "accennato accorge ammazzare annullare annullato beccato buttare butta conviene dispiace "
+                "divenire divenne divenuta divenuto diviene dubito gode godere iscriversi lottare mollare "
+                "picchiato rapito reca recarsi richiamare richiamato richiama rifare rimediare risiede "
+                "rovinare rovinato scattare segna segnare spetta stupisce tacere tradito vieta vietato "
+                "redatto respinto",
+        "adjective": "accorto affini apposito apposita assente azzurro azzurra azzurri beato beata bollente "
+                     "celeste complessivo complessiva dritto dritta esatta estivo estiva imponente indifferente "
+                     "inedito inediti invernale invernali medesimo medesima medievale napoletano napoletana "
+                     "napoletani obbligatorio obbligatoria offensivo opportuno postale prive progressivo seri "
+                     "simbolico stradale stradali triennale siciliano siciliana siciliani toscano piemontese "
+                     "ligure genovese fiorentino sardo pugliese bolognese ignorante ignoranti deluso "
+                     "televisivo televisiva televisivi televisive",
+        "quantifier": "parecchi parecchie svariate svariati altrui",
+        "adverb": "altronde assieme attorno benissimo chissà dapprima eccome frattempo intorno malissimo "
+                  "oramai peraltro stavolta sennò",
+        "conjunction": "ossia ebbene laddove purché anziché difatti",
+        "preposition": "presso sino",
+    },
     "en": {"interjection": "hello hi ok okay yes bye thanks please", "pronoun": "let's"},
+}
+# Places a names list lacks: the regions of Italy and large cities, in Italian.
+PLACES = {
+    "it": "Abruzzo Basilicata Calabria Campania Emilia-Romagna Friuli Lazio Liguria Lombardia Marche "
+          "Molise Piemonte Puglia Sardegna Sicilia Toscana Trentino Umbria Veneto Europa Africa America "
+          "Asia Oceania Parigi Londra Berlino Madrid Lisbona Vienna Praga Atene Bruxelles Mosca Pechino "
+          "Tokyo Istanbul Gerusalemme Amsterdam Barcellona Ginevra Strasburgo Budapest",
+    "en": "Europe Africa America Asia Australia London Paris Berlin Rome Madrid Tokyo Moscow Beijing "
+          "Chicago Boston",
 }
 
 
@@ -395,7 +437,7 @@ def names(lang, common_words):
         set(AddressEN.states)
     common_people = {n for n in people if " " not in n and wordfreq.zipf_frequency(n, lang) >= 2.5}
     common_places = {p for p in places if " " not in p and wordfreq.zipf_frequency(p, lang) >= 3.0}
-    common_places = {p for p in common_places if p.lower() not in common_words}
+    common_places = {p for p in common_places if p.lower() not in common_words} | set(PLACES[lang].split())
     return sorted(common_people), sorted(common_places - common_people)
 
 
