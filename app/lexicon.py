@@ -21,7 +21,8 @@ reason of the guess (the key of `i18n.STRINGS[lang]["guess"]`), in this order:
 3. morphology, always ending on a word the lexicon knows: Italian enclitic pronouns
    (dammelo -> dare, vederlo -> vedere), conjugated verbs -> their infinitive (spiegherebbe
    -> spiegare), plural and feminine -> the lemma (fredde -> freddo); English plurals,
-   -ed, -ing, comparatives, and -er/-or agent nouns of a known verb (a person);
+   -ed, -ing, comparatives, -er/-or agent nouns of a known verb (a person), and compounds
+   of two known words (snowman -> man);
 4. any other capitalised word: a proper name (alive), at the start of a sentence too;
 5. endings that only a verb, an adverb, an abstract noun or a person has (-erebbe, -mente,
    -zione, -ista, ...);
@@ -466,6 +467,20 @@ def _morphology(word, lexicon):
             if key == "agent":
                 return list(_AGENT), "agent"
             return list(lexicon.get(base)), "verb_form" if key in ("past", "gerund") else "inflection"
+        head = _english_compound(low, lexicon)
+        if head:
+            return list(lexicon.get(head)), "compound"
+    return None
+
+
+def _english_compound(word, lexicon):
+    """The head of an English compound of two known words, when it is a noun (snowman -> man,
+    headteacher -> teacher, thunderstorm -> storm), or None."""
+    for i in range(3, len(word) - 2):
+        left, right = word[:i], word[i:]
+        head = lexicon.get(right)
+        if head is not None and lexicon.get(left) is not None and _dominant(head) in (0, 2):
+            return right
     return None
 
 
@@ -496,7 +511,7 @@ def guess_card(word, lang, sentence_start, lexicon=None):
 
 # Every reason a guess can give (each has a sentence in app/i18n.py, both languages).
 GUESS_KEYS = tuple(sorted({key for rules in _RULES.values() for key, _, _ in rules} | {
-    "number", "symbol", "name", "place", "enclitic", "verb_form", "inflection", "agent",
+    "number", "symbol", "name", "place", "enclitic", "verb_form", "inflection", "agent", "compound",
     "noun_context", "verb_context", "noun"}))
 
 _SENTENCE_END = {".", "!", "?", "…", ";", ":", "...", "«", "“", '"'}

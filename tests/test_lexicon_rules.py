@@ -168,6 +168,14 @@ def test_english_inflections_take_the_base_card(lexicons, word, feature, key):
         assert tok.guess == key
 
 
+@pytest.mark.parametrize("word, head", [("snowman", "man"), ("headteacher", "teacher"),
+                                        ("thunderstorm", "storm")])
+def test_english_compounds_take_the_card_of_their_head(lexicons, word, head):
+    """A compound of two known words gets the card of its last part, with the reason."""
+    tok = lookup([word], lexicons["en"])[0]
+    assert tok.guess == "compound" and tok.card == lexicons["en"].get(head)
+
+
 def test_english_contractions_keep_their_word(lexicons):
     """can't is can + not (never 'ca'); 'll, 're, 've read as will, are, have."""
     toks = lookup(tokenize("I can't, we'll see, they're here, we've won", "en"), lexicons["en"])

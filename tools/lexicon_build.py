@@ -115,7 +115,7 @@ SUPPLEMENT = {
                  "cantieri capoluogo carcere caserma cauzione condominio contanti contributo contributi "
                  "corna costume costumi dimora dose dosi fisco fotocamera galera globo insalata lotto "
                  "merenda mutande pacco panna pianeti poltrona puzza salone sella sito siti tavolino targa "
-                 "telecamera telecamere tessera vettura bersaglio cadavere cadaveri polizia",
+                 "telecamera telecamere tessera vettura bersaglio cadavere cadaveri polizia banco banchi",
         "abstract": "appunti favola fretta dolcezza leggerezza stanchezza schiavitù nausea tregua regia tifo "
                     "ipocrisia cortesia scudetto",
         "event": "bombardamento bombardamenti corteo gita lavaggio lite passeggiata rapimento risveglio "
