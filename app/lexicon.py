@@ -18,12 +18,13 @@ reason of the guess (the key of `i18n.STRINGS[lang]["guess"]`), in this order:
 
 1. no letter: a number or a symbol; only punctuation: the punctuation card (known);
 2. a capitalised word that is in the names list: a first name (alive) or a place (thing);
+   any other capitalised word inside a sentence: a proper name (alive);
 3. morphology, always ending on a word the lexicon knows: Italian enclitic pronouns
    (dammelo -> dare, vederlo -> vedere), conjugated verbs -> their infinitive (spiegherebbe
    -> spiegare), plural and feminine -> the lemma (fredde -> freddo); English plurals,
    -ed, -ing, comparatives, -er/-or agent nouns of a known verb (a person), and compounds
    of two known words (snowman -> man);
-4. any other capitalised word: a proper name (alive), at the start of a sentence too;
+4. a capitalised word at the start of a sentence that is no form of a known word: a name;
 5. endings that only a verb, an adverb, an abstract noun or a person has (-erebbe, -mente,
    -zione, -ista, ...);
 6. otherwise the default guess: a thing ("noun").
@@ -495,12 +496,14 @@ def guess_card(word, lang, sentence_start, lexicon=None):
         named = lexicon.names.get(normalise(word))
         if named:
             return list(named[0]), named[1]
+    if capital and not sentence_start:  # Rossi inside a sentence is a name, not "rosso"
+        return list(_PROPER_NAME), "name"
     if lexicon is not None:
         found = _morphology(word, lexicon)
         if found:
             return found
-    if capital and (not sentence_start or lexicon is not None):
-        return list(_PROPER_NAME), "name"
+        if capital:  # first in the sentence and not a form of a known word: Zorbaxo dorme
+            return list(_PROPER_NAME), "name"
     low = normalise(word)
     for key, endings, card in _RULES.get(lang, []):
         for end in endings:

@@ -195,6 +195,8 @@ def test_english_contractions_keep_their_word(lexicons):
     ("Siamo andati a Torino", "it", "Torino", THING, "place"),
     ("Il gatto di Zorbaxo", "it", "Zorbaxo", ALIVE, "name"),
     ("Zorbaxo dorme", "it", "Zorbaxo", ALIVE, "name"),
+    ("Ho parlato con Esposito", "it", "Esposito", ALIVE, "name"),
+    ("Dammelo subito", "it", "Dammelo", ACTION, "enclitic"),
     # context: after a noun or a clitic a noun/verb form is the verb, after an article a noun
     ("Il medico visita i pazienti", "it", "visita", ACTION, "verb_context"),
     ("Tutto si sistema", "it", "sistema", ACTION, "verb_context"),
