@@ -121,12 +121,18 @@ def test_attention_set_ignores_wrong_types_and_unknown_keys(lesson):
 def test_messages_from_a_window_that_is_not_the_parent_are_ignored(lesson):
     """A sibling frame cannot command a widget, nor resize the widgets through embed.js."""
     heights = [lesson.locator(f"#{i}").evaluate("f => f.style.height") for i in ("a", "b")]
-    sentence = last_state(lesson, 0)["sentence"]
+    before = last_state(lesson, 0)
+    answers = "window.got.filter(m => m.from === 0 && m.data.type === 'attention:state').length"
+    count = lesson.evaluate(answers)
     lesson.frame_locator("#evil").locator("html").evaluate("() => window.attack()")
     lesson.wait_for_function("window.got.some(m => m.data.type === 'attention:resize' && m.data.height === 7)")
-    lesson.wait_for_timeout(300)  # let the widget handle (and ignore) the sibling's message
+    # The parent's own command, sent after the sibling's, changes nothing: its answer proves
+    # the widget has handled (and ignored) the sibling's message, which arrived first.
+    lesson.evaluate("focus => document.getElementById('a').contentWindow.postMessage("
+                    "{type: 'attention:set', focus}, '*')", before["focus"])
+    lesson.wait_for_function(f"{answers} > {count}")
     assert lesson.frame_locator("#a").locator("#attention-state").evaluate(
-        "s => JSON.parse(s.textContent).sentence") == sentence
+        "s => JSON.parse(s.textContent).sentence") == before["sentence"]
     assert [lesson.locator(f"#{i}").evaluate("f => f.style.height") for i in ("a", "b")] == heights
 
 
