@@ -115,6 +115,7 @@ def browser(base_url):
         b.new_context = new_context
         b.new_page = lambda **kwargs: new_context(**kwargs).new_page()
         yield b
+        GUARD.check(b)  # what module fixtures' pages did after the last test's check
         b.close()
 
 

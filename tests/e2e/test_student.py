@@ -34,8 +34,10 @@ def shown(x):
     return reference.shown(x, 3, "it")
 
 
-def test_page_starts_ready_with_the_first_example(app):
+def test_page_starts_ready_with_the_first_example(app, base_url):
     """After Python starts, the first example is shown with 'dormiva' selected and enabled."""
+    app.goto(base_url)  # the shared page, freshly opened: earlier tests changed it
+    wait_ready(app)
     s = get_state(app)
     assert s["sentence"] == DEFAULT and s["focus"] == 5 and s["lang"] == "it"
     assert app.locator('input[name="word"]').count() == 6
