@@ -82,8 +82,10 @@ def test_each_widget_resizes_to_its_content_without_inner_scrollbar(lesson, widt
 
 
 def test_widgets_start_in_the_states_the_teacher_chose(lesson):
-    """Widget A: the Italian example with 'gatto'; widget B: the teacher's English sentence."""
-    a, b = last_state(lesson, 0), last_state(lesson, 1)
+    """Widget A: the Italian example with 'gatto'; widget B: the teacher's English sentence
+    (the first state each posted: other tests command the widgets afterwards)."""
+    a, b = (lesson.evaluate(f"window.got.find(m => m.from === {i} && m.data.type === 'attention:state')"
+                            ".data.state") for i in (0, 1))
     assert a["lang"] == "it" and a["focus"] == 1 and a["sentence"].startswith("Il gatto")
     assert b["lang"] == "en" and b["sentence"] == "The dog sleeps" and b["focus"] == 1
 
