@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: serve test unit bench setup build bundle clean lexicon lexicon-eval
+.PHONY: serve test unit test-random bench setup build bundle clean python-version lexicon lexicon-eval
 
 serve: vendor/.stamp
 	$(PYTHON) -m tools.serve --port $(PORT)
@@ -15,8 +15,14 @@ test: setup
 	$(PY) -m tools.chromium
 	$(PY) -m pytest
 
-unit: $(VENV)/.stamp
+# The CPython tests only (no browser); sets up what they read (vendor/, node_modules/, .venv).
+unit: setup
 	$(PY) -m pytest -m "not browser"
+
+# The whole suite in a random order (pytest-randomly); SEED=N replays the order of a run.
+test-random: setup
+	$(PY) -m tools.chromium
+	$(PY) -m pytest -p randomly $(if $(SEED),--randomly-seed=$(SEED))
 
 # Performance figures against their budgets (a measurement, not a test; about 3 minutes).
 bench: setup
@@ -30,7 +36,9 @@ build: vendor/.stamp
 	$(PYTHON) -m tools.build prerender
 
 # The deployable folder and zip: dist/attention-explorer/ and dist/attention-explorer.zip
+# (refused while the pre-rendered example in index.html is stale).
 bundle: vendor/.stamp
+	@$(PYTHON) -m tools.build check || { echo "make bundle: not bundling a stale page; run \`make build\` first." >&2; exit 1; }
 	$(PYTHON) -m tools.bundle
 
 # Regenerate lexicon/gpl/it.txt and lexicon/cc-by-sa/en.txt from the lexical resources (requirements-lexicon.txt)
@@ -46,15 +54,20 @@ lexicon: $(VENV)/.stamp
 lexicon-eval:
 	$(PYTHON) -m tools.lexicon_eval
 
-node_modules/.stamp: package.json package-lock.json
+
+# One line naming what to install when python3 is older than the page's tools need.
+python-version:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Attention Explorer needs Python 3.11 or newer (found %s): install python3.11 (python.org or your package manager) and run make PYTHON=python3.11" % sys.version.split()[0])'
+
+node_modules/.stamp: package.json package-lock.json | python-version
 	npm ci --no-audit --no-fund
 	touch $@
 
-vendor/.stamp: node_modules/.stamp tools/stdlib-keep.txt
+vendor/.stamp: node_modules/.stamp tools/stdlib-keep.txt | python-version
 	$(PYTHON) -m tools.build vendor
 	touch $@
 
-$(VENV)/.stamp: requirements-test.txt
+$(VENV)/.stamp: requirements-test.txt | python-version
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 	touch $@

@@ -1,6 +1,21 @@
-"""Independent reference for the attention row, written with numpy (tests only)."""
+"""Independent references for the tests: the attention row with numpy, the lexicon files read
+by a parser of their own, and the display rule for numbers written with `decimal`."""
+
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
 
 import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The designed question matrix (the first head), as README and app/attention.py explain it
+# row by row; written out here so that browser checks never take it from the page.
+W_Q = [
+    [0.0, 3.0, 0.5, 0.0],  # alive: a living being looks for its action
+    [3.0, 0.0, 2.0, 0.0],  # action: a verb looks for who does it, then what it is done to
+    [1.0, 2.0, 0.0, 0.0],  # thing: an object looks for the action on it, and its owner
+    [2.0, 0.0, 2.0, 0.0],  # function: a little word looks for the noun it points to
+]
 
 
 def attention_row(cards, w_q, focus, mask=False, include_self=False):
@@ -21,3 +36,55 @@ def attention_row(cards, w_q, focus, mask=False, include_self=False):
         e = np.exp(logits[allowed] - logits[allowed].max())
         weights[allowed] = e / e.sum()
     return q, scores, weights, allowed
+
+
+GENERATED = {"it": "gpl/it.txt", "en": "cc-by-sa/en.txt"}  # docs/lexicon-format.md
+
+
+def lexicon_cards(lang):
+    """Word (lower case) → card, read from the lexicon files by a parser of our own: the one
+    place that knows their format (docs/lexicon-format.md). First the generated file
+    (`= A B C D CLASS` sets the card of the word lines after it; the `name` and `place`
+    classes are only for guesses and are left out), then the teacher's CSV, whose rows win:
+    lines starting with # are comments, the first other line is the header; columns are
+    split by ',' (or by ';' with decimal commas, as an Italian spreadsheet saves them); a
+    row that is not a word and four numbers is left out; the first of a repeated word wins."""
+    cards, card = {}, None
+    for line in (ROOT / "lexicon" / GENERATED[lang]).read_text(encoding="utf-8").split("\n"):
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("= "):
+            fields = line.split()
+            card = None if fields[5] in ("name", "place") else [float(v) for v in fields[1:5]]
+        elif card is not None:
+            cards[line] = card
+    override = {}
+    lines = (ROOT / "lexicon" / f"{lang}.csv").read_text(encoding="utf-8-sig").splitlines()
+    rows = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    for line in rows[1:]:
+        word, *values = line.split(";" if ";" in line else ",")
+        try:
+            row = [float(v.strip().replace(",", ".")) for v in values]
+        except ValueError:
+            continue
+        if len(row) == 4:
+            override.setdefault(word.strip().lower(), row)
+    return cards | override
+
+
+def shown(value, decimals, lang):
+    """The text of a displayed number, by the design's rule: `value` written with 15 significant
+    digits, then rounded half up to `decimals` digits; the language's decimal mark (it: ',',
+    en: '.') and a true minus sign '−' (never on a zero)."""
+    rounded = Decimal(f"{value:.15g}").quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    if rounded == 0:
+        rounded = abs(rounded)
+    text = f"{rounded:f}".replace("-", "−")
+    return text.replace(".", ",") if lang == "it" else text
+
+
+def shown_short(value, decimals, lang):
+    """As `shown`, without trailing zeros: 0,9 · 1 · 0,125 (vectors and cards)."""
+    text = shown(value, decimals, lang)
+    mark = "," if lang == "it" else "."
+    return text.rstrip("0").rstrip(mark) if mark in text else text

@@ -48,14 +48,19 @@ matrix_strategy = st.lists(st.lists(st.floats(-3, 3), min_size=4, max_size=4), m
 @settings(max_examples=300, deadline=None)
 @given(cards=cards_strategy, w_q=matrix_strategy, data=st.data())
 def test_every_intermediate_equals_numpy_reference(cards, w_q, data):
-    """Query, logits and weights equal an independent numpy computation to 1e-12."""
+    """Query, logits, exponentials, their sum and weights equal an independent numpy computation
+    (to 1e-12; exponentials, which grow to e^24 here, relative to 1e-12)."""
     focus = data.draw(st.integers(0, len(cards) - 1))
     mask, include_self = data.draw(st.booleans()), data.draw(st.booleans())
     r = attend(cards, focus, mask, include_self, w_q=w_q)
     q, scores, weights, allowed = attention_row(cards, w_q, focus, mask, include_self)
+    exps = np.exp(scores[allowed])
     np.testing.assert_allclose(r.query, q, rtol=0, atol=1e-12)
+    np.testing.assert_allclose([r.exps[j] for j in np.flatnonzero(allowed)], exps, rtol=1e-12, atol=0)
+    assert math.isclose(r.exp_sum, exps.sum(), rel_tol=1e-12, abs_tol=0)
     for j in range(len(cards)):
         assert r.candidates[j] == bool(allowed[j])
+        assert (r.exps[j] is None) == (not allowed[j])  # no exponential for a non-candidate
         if r.logits[j] is not None:
             assert abs(r.logits[j] - scores[j]) <= 1e-12
         assert abs(r.weights[j] - weights[j]) <= 1e-12
@@ -103,15 +108,23 @@ def test_softmax_is_stable_for_large_logits():
 
 
 @given(st.lists(st.floats(0, 1, allow_subnormal=False), min_size=1, max_size=40))
-def test_percents_add_up_to_exactly_100_and_stay_within_one_point(raw):
-    """Largest remainder: displayed percents sum to 100 and each is floor or ceil of 100·w."""
+def test_percents_add_up_to_exactly_100_and_the_spare_points_go_to_the_largest_remainders(raw):
+    """Largest remainder: percents sum to 100, each is floor(100·w) or one more, and every word
+    that got a spare point has a remainder at least as large as every word that did not
+    (the earlier word first on a tie)."""
     total = sum(raw)
     weights = [w / total for w in raw] if total > 0 else [1 / len(raw)] * len(raw)
     candidates = [True] * len(raw)
     p = percents(weights, candidates)
     assert sum(p) == 100
-    for pj, wj in zip(p, weights):
-        assert math.floor(100 * wj) <= pj <= math.floor(100 * wj) + 1
+    floors = [math.floor(100 * w) for w in weights]
+    assert all(f <= pj <= f + 1 for f, pj in zip(floors, p))
+    got = [j for j in range(len(p)) if p[j] == floors[j] + 1]
+    left = [j for j in range(len(p)) if p[j] == floors[j]]
+    remainder = [100 * w - f for w, f in zip(weights, floors)]
+    for g in got:
+        for n in left:
+            assert remainder[g] > remainder[n] or (remainder[g] == remainder[n] and g < n), (g, n)
 
 
 def test_percents_tie_goes_to_the_earlier_word():

@@ -1,35 +1,11 @@
 """The runtime the page ships: trimmed stdlib, versioned folders, the pre-render (tools/build.py)."""
 
-import ast
 import zipfile
 
 from tools import build
 
 FULL = build.ROOT / "node_modules" / "pyodide" / "python_stdlib.zip"
 SHIPPED = build.ROOT / "vendor" / build.runtime_dirs()[0] / "python_stdlib.zip"
-
-
-def imported_modules(path):
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            yield from (a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0:
-            yield node.module
-
-
-def test_every_stdlib_module_app_imports_is_shipped():
-    """A stdlib module imported by app/ is in tools/stdlib-keep.txt (or built into Pyodide)."""
-    full = set(zipfile.ZipFile(FULL).namelist())
-    keep = set(build.stdlib_modules())
-    for path in sorted((build.ROOT / "app").glob("*.py")):
-        for module in imported_modules(path):
-            top = module.split(".")[0]
-            if top in ("app", "js", "pyscript"):
-                continue
-            as_file = module.replace(".", "/")
-            in_zip = f"{as_file}.py" in full or f"{as_file}/__init__.py" in full
-            assert not in_zip or module in keep, f"{path.name} imports {module}: add it to stdlib-keep.txt"
 
 
 def test_shipped_stdlib_holds_only_the_kept_modules():

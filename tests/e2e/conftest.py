@@ -1,17 +1,20 @@
 """Browser fixtures: one local server, one Chromium, pages that record outside requests.
 
-Every context aborts (and records) any request that is not addressed to the page's own
-origin; `guard` fixtures fail the test that caused one. Loading Pyodide takes seconds,
-so tests share a loaded page and reset it through the UI.
+Every context the session's browser opens is guarded: a request to another origin (from a
+page, a frame, a worker or a service worker) is aborted, any WebSocket is closed, and the
+autouse `origin_guard` fails the test during which it happened, naming the URL. Loading
+Pyodide takes seconds, so tests share a loaded page and set the state each one needs.
 """
 
 import json
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import sync_playwright
 
 from tools.chromium import launch_options
 
+DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 READY_TIMEOUT = 90_000  # ms: Pyodide starts in ~3-5 s here, far more on a busy machine
 
 
@@ -21,35 +24,124 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
+def origin(url):
+    """(scheme, host, port) of a URL, default ports filled in; a blob: URL has its creator's."""
+    parts = urlsplit(url[len("blob:"):] if url.startswith("blob:") else url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port or DEFAULT_PORTS.get(scheme)
+    except ValueError:  # not a port at all: an origin of its own
+        return scheme, parts.netloc.lower(), None
+    return scheme, (parts.hostname or "").lower(), port
+
+
+def is_outside(url, allowed):
+    """True when loading `url` would leave the origin of `allowed` (exact comparison, not a
+    prefix: http://127.0.0.1:8000.evil.example/ and http://127.0.0.1:8000@evil.example/ are
+    outside http://127.0.0.1:8000/). data: and about: URLs load nothing."""
+    if url.startswith(("data:", "about:")):
+        return False
+    return origin(url) != origin(allowed)
+
+
+class OriginGuard:
+    """Records every request that tries to leave its context's origin (page, frames, workers,
+    service workers) and every WebSocket, aborting them; `check` fails the running test."""
+
+    def __init__(self):
+        self.caught = []  # "what URL" strings since the last check
+
+    def catch(self, what, url):
+        self.caught.append(f"{what} {url}")
+
+    def attach(self, context, allowed):
+        """Guard one browser context whose pages belong to the origin of `allowed`."""
+        outside = Outside(allowed.rstrip("/"))
+        context.outside = outside
+
+        def record(what, url):
+            if url not in outside.urls:
+                outside.urls.append(url)
+                self.catch(what, url)
+
+        def block(route):
+            record("service worker" if route.request.service_worker else "request", route.request.url)
+            route.abort()
+
+        def seen(request):  # also the outside requests no route saw (e.g. answered by a worker)
+            outside.seen += 1
+            if is_outside(request.url, allowed):
+                record("service worker" if request.service_worker else "request", request.url)
+
+        def route_websocket(ws):  # never connected to a server: closed at once
+            record("WebSocket", ws.url)
+            ws.close()
+
+        context.route(lambda url: is_outside(url, allowed), block)
+        context.route_web_socket(lambda url: True, route_websocket)
+        context.on("request", seen)
+        context.on("page", lambda page: page.on("websocket", lambda ws: record("WebSocket", ws.url)))
+        return context
+
+    def check(self, browser=None):
+        """Fail with every URL caught since the last check (after flushing pending events)."""
+        for context in (browser.contexts if browser else ()):
+            try:
+                context.cookies()  # a round trip: delivers the route events still in flight
+            except Exception:
+                pass
+        caught, self.caught = self.caught, []
+        if caught:
+            pytest.fail("requests left the page's origin:\n  " + "\n  ".join(caught), pytrace=False)
+
+
+GUARD = OriginGuard()
+
+
 @pytest.fixture(scope="session")
-def browser():
+def browser(base_url):
+    """One Chromium for the session; every context it opens is guarded by GUARD (the origin is
+    the test server's unless the context is made with origin=...)."""
     options = launch_options()
     # window.gc() and exact heap sizes, so the soak test measures memory kept, not garbage.
     options["args"] += ["--js-flags=--expose-gc", "--enable-precise-memory-info"]
     with sync_playwright() as p:
         b = p.chromium.launch(**options)
+        unguarded = b.new_context
+
+        def new_context(origin=base_url, **kwargs):
+            return GUARD.attach(unguarded(**kwargs), origin)
+
+        b.new_context = new_context
+        b.new_page = lambda **kwargs: new_context(**kwargs).new_page()
         yield b
+        GUARD.check(b)  # what module fixtures' pages did after the last test's check
         b.close()
 
 
+@pytest.fixture(autouse=True)
+def origin_guard(request):
+    """Fails the test during which any guarded context tried to leave its origin, with the URLs
+    (checked right after the test's body, and again after its fixtures' teardown)."""
+    yield GUARD
+    GUARD.check(request.getfixturevalue("browser") if "browser" in request.fixturenames else None)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """The guard's check after the body, so a leak fails the test itself (not its teardown)."""
+    result = yield
+    GUARD.check(item.funcargs.get("browser"))
+    return result
+
+
 class Outside:
-    """Requests that tried to leave the page's origin (each was aborted)."""
+    """Per context: the URLs that tried to leave the page's origin (each was aborted)."""
 
     def __init__(self, origin):
         self.origin = origin
         self.urls = []
         self.seen = 0  # all requests, to prove the recorder was listening
-
-    def attach(self, context):
-        def is_outside(url):
-            return url.startswith(("http:", "https:", "ws:", "wss:")) and not url.startswith(self.origin)
-
-        def block(route):
-            self.urls.append(route.request.url)
-            route.abort()
-
-        context.route(is_outside, block)
-        context.on("request", lambda r: setattr(self, "seen", self.seen + 1))
 
 
 # Every page records the Content-Security-Policy violations it meets.
@@ -61,11 +153,8 @@ document.addEventListener('securitypolicyviolation',
 
 
 def new_context(browser, base_url, **kwargs):
-    """A fresh browser context (cold cache) whose outside requests are aborted and recorded."""
-    context = browser.new_context(**kwargs)
-    outside = Outside(base_url.rstrip("/"))
-    outside.attach(context)
-    context.outside = outside
+    """A fresh browser context (cold cache) guarded for the origin of `base_url`."""
+    context = browser.new_context(origin=base_url, **kwargs)
     context.add_init_script(CSP_RECORDER)
     return context
 

@@ -206,14 +206,36 @@ def test_switching_language_leaves_no_string_of_the_other(app):
     app.locator("#mask").uncheck()
 
 
-def test_no_animation_under_reduced_motion(browser, base_url):
-    """prefers-reduced-motion: no element animates or transitions."""
-    context, page = open_page(browser, base_url, "", reduced_motion="reduce")
+# Records every transition or animation that starts anywhere in the page.
+MOTION_RECORDER = """() => { window.__moves = [];
+  for (const type of ['transitionrun', 'animationstart'])
+    document.addEventListener(type, e => window.__moves.push(type + ' ' + e.target.tagName), true); }"""
+
+
+# A transition asked for on purpose (inline style, allowed by the CSP): how many animations run.
+PROBE_TRANSITION = """() => { const el = document.querySelector('#analysis');
+  el.style.transition = 'opacity 5s'; getComputedStyle(el).opacity;
+  el.style.opacity = '0.5'; getComputedStyle(el).opacity;
+  return document.getAnimations().length; }"""
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_nothing_moves_and_reduced_motion_stops_even_a_new_transition(browser, base_url, motion):
+    """Selecting words, the mask and the language start no transition or animation; under
+    prefers-reduced-motion even a transition added later is stopped, while without it the
+    same transition runs (so the check can see one)."""
+    context, page = open_page(browser, base_url, "", reduced_motion=motion)
     wait_ready(page)
-    moving = page.evaluate("""() => [...document.querySelectorAll('*')].filter(e => {
-        const s = getComputedStyle(e);
-        return parseFloat(s.transitionDuration) > 0 || parseFloat(s.animationDuration) > 0; }).length""")
-    assert moving == 0
+    page.evaluate(MOTION_RECORDER)
+    page.locator('label.word[data-index="1"]').click()
+    wait_state(page, "s.focus === 1")
+    page.locator("#mask").check()
+    wait_state(page, "s.mask === true")
+    page.locator('input[name="lang"][value="en"]').check()
+    wait_state(page, "s.lang === 'en'")
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert page.evaluate("window.__moves") == [] and page.evaluate("document.getAnimations().length") == 0
+    assert page.evaluate(PROBE_TRANSITION) == (0 if motion == "reduce" else 1)
     context.close()
 
 

@@ -82,8 +82,10 @@ def test_each_widget_resizes_to_its_content_without_inner_scrollbar(lesson, widt
 
 
 def test_widgets_start_in_the_states_the_teacher_chose(lesson):
-    """Widget A: the Italian example with 'gatto'; widget B: the teacher's English sentence."""
-    a, b = last_state(lesson, 0), last_state(lesson, 1)
+    """Widget A: the Italian example with 'gatto'; widget B: the teacher's English sentence
+    (the first state each posted: other tests command the widgets afterwards)."""
+    a, b = (lesson.evaluate(f"window.got.find(m => m.from === {i} && m.data.type === 'attention:state')"
+                            ".data.state") for i in (0, 1))
     assert a["lang"] == "it" and a["focus"] == 1 and a["sentence"].startswith("Il gatto")
     assert b["lang"] == "en" and b["sentence"] == "The dog sleeps" and b["focus"] == 1
 
@@ -121,12 +123,18 @@ def test_attention_set_ignores_wrong_types_and_unknown_keys(lesson):
 def test_messages_from_a_window_that_is_not_the_parent_are_ignored(lesson):
     """A sibling frame cannot command a widget, nor resize the widgets through embed.js."""
     heights = [lesson.locator(f"#{i}").evaluate("f => f.style.height") for i in ("a", "b")]
-    sentence = last_state(lesson, 0)["sentence"]
+    before = last_state(lesson, 0)
+    answers = "window.got.filter(m => m.from === 0 && m.data.type === 'attention:state').length"
+    count = lesson.evaluate(answers)
     lesson.frame_locator("#evil").locator("html").evaluate("() => window.attack()")
     lesson.wait_for_function("window.got.some(m => m.data.type === 'attention:resize' && m.data.height === 7)")
-    lesson.wait_for_timeout(300)  # let the widget handle (and ignore) the sibling's message
+    # The parent's own command, sent after the sibling's, changes nothing: its answer proves
+    # the widget has handled (and ignored) the sibling's message, which arrived first.
+    lesson.evaluate("focus => document.getElementById('a').contentWindow.postMessage("
+                    "{type: 'attention:set', focus}, '*')", before["focus"])
+    lesson.wait_for_function(f"{answers} > {count}")
     assert lesson.frame_locator("#a").locator("#attention-state").evaluate(
-        "s => JSON.parse(s.textContent).sentence") == sentence
+        "s => JSON.parse(s.textContent).sentence") == before["sentence"]
     assert [lesson.locator(f"#{i}").evaluate("f => f.style.height") for i in ("a", "b")] == heights
 
 

@@ -1,13 +1,13 @@
 """What a student does on the page, in a real Chromium: click, keys, mask, type, switch."""
 
 import re
-from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 import pytest
 
+from tests import reference
 from tests.e2e.conftest import get_state, open_page, wait_ready, wait_state
-from tests.reference import attention_row
+from tests.reference import W_Q, attention_row, lexicon_cards
 
 DEFAULT = "Il gatto seduto sul tappeto dormiva"
 
@@ -30,15 +30,14 @@ def reset(page):
 
 
 def shown(x):
-    """How the Italian table writes a number: 3 decimals rounded half up on the decimal value
-    (as by hand), decimal comma, true minus. Computed here with Python's decimal module."""
-    value = Decimal(f"{x:.12f}").quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
-    text = f"{abs(value):f}" if value == 0 else f"{value:f}"
-    return text.replace("-", "−").replace(".", ",")
+    """How the Italian table writes a number: 3 decimals by the design's display rule."""
+    return reference.shown(x, 3, "it")
 
 
-def test_page_starts_ready_with_the_first_example(app):
+def test_page_starts_ready_with_the_first_example(app, base_url):
     """After Python starts, the first example is shown with 'dormiva' selected and enabled."""
+    app.goto(base_url)  # the shared page, freshly opened: earlier tests changed it
+    wait_ready(app)
     s = get_state(app)
     assert s["sentence"] == DEFAULT and s["focus"] == 5 and s["lang"] == "it"
     assert app.locator('input[name="word"]').count() == 6
@@ -47,11 +46,13 @@ def test_page_starts_ready_with_the_first_example(app):
 
 
 def test_clicking_a_word_shows_bars_and_table_equal_to_numpy(app):
-    """Click 'gatto': state, bars and every table cell agree with an independent numpy row."""
+    """Click 'gatto': state, bar lengths and every table cell agree with an independent numpy
+    row on the lexicon's cards (the percentages have their own check)."""
     reset(app)
     s = select(app, 1)
-    cards = [t["card"] for t in s["tokens"]]
-    q, logits, weights, allowed = attention_row(cards, s["w_q"], 1)
+    lexicon = lexicon_cards("it")
+    cards = [lexicon[w.lower()] for w in DEFAULT.split()]
+    q, logits, weights, allowed = attention_row(cards, W_Q, 1)
     np.testing.assert_allclose(s["query"], q, atol=1e-12)
     for row in s["rows"]:
         j = row["index"]
@@ -60,13 +61,12 @@ def test_clicking_a_word_shows_bars_and_table_equal_to_numpy(app):
         if not allowed[j]:
             continue
         tr = app.locator(f'#analysis table.steps tr[data-index="{j}"]')
-        assert tr.locator('[data-col="dot"]').inner_text() == shown(row["dot"])
+        assert tr.locator('[data-col="dot"]').inner_text() == shown(2 * logits[j])
         assert tr.locator('[data-col="logit"]').inner_text() == shown(logits[j])
         assert tr.locator('[data-col="exp"]').inner_text() == shown(np.exp(logits[j]))
         assert tr.locator('[data-col="weight"]').inner_text() == shown(weights[j])
-        assert tr.locator('[data-col="percent"]').inner_text() == row["percent"]
-        bar = app.locator(f'#analysis .bar-row[data-index="{j}"] .bar-value').inner_text()
-        assert bar == row["percent"]
+        bar = float(app.locator(f'#analysis .bar-row[data-index="{j}"] .bar-fill').get_attribute("width"))
+        assert abs(bar - 100 * weights[j]) <= 1  # the bar is the weight, to the point shown
     shown_percents = [int(p.rstrip("%")) for p in app.locator('#analysis td[data-col="percent"]').all_inner_texts()]
     assert sum(shown_percents) == 100
     assert app.locator('[data-col="percent-sum"]').inner_text() == "100%"
