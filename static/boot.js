@@ -112,7 +112,11 @@
       return warn.apply(console, arguments);
     };
   }
-  requestAnimationFrame(function () { setTimeout(preload, 0); });
+  /* After static/transfer.js has its service worker in place (if any), so the runtime
+     comes through it. */
+  requestAnimationFrame(function () {
+    setTimeout(function () { (window.attentionTransfer || Promise.resolve()).then(preload); }, 0);
+  });
   window.addEventListener("py:progress", function (event) {
     var i = steps.indexOf(event.detail);
     if (i >= 0) say(T.stages[event.detail], (i + 1) / (steps.length + 1));
