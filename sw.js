@@ -1,5 +1,5 @@
 /* Attention Explorer service worker (registered by static/transfer.js only on hosts that
-   send files uncompressed). For Python's runtime under vendor/pyodide-*/ it fetches
+   send files uncompressed). For Python's runtime in the vendor/pyodide-... folder it fetches
    FILE.gz (shipped next to every big runtime file) and hands the page the file
    decompressed by the browser's DecompressionStream; the result is kept in the Cache API
    (the folder is versioned, so a name never changes content). Anything else, or a

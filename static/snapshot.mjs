@@ -18,7 +18,7 @@
    wait for it (a few seconds at most), then restore it or start normally. */
 
 const CACHE = "attention-explorer-snapshot";
-const WAIT_MS = 20000;       // longest wait for another widget's snapshot
+const WAIT_MS = 45000;       // longest wait for another widget's snapshot
 const MAX_BYTES = 256e6;     // a bigger "snapshot" is not ours
 
 const CONFIG = new URL("../pyscript.toml", import.meta.url);
@@ -74,14 +74,22 @@ function waitForMaker(signalMaker) {
   });
 }
 
+/* Widgets of this deployment starting in the same browser tell each other so: a maker
+   that knows of others makes the snapshot at once (they will restore it) instead of once
+   its own page is ready. */
 const channel = typeof BroadcastChannel !== "undefined" ? new BroadcastChannel(LOCK) : null;
+let peers = false, onPeer = () => {};
+if (channel) {
+  channel.onmessage = () => { peers = true; onPeer(); };
+  channel.postMessage("starting");
+}
 
 /* How to start: {kind: "snapshot"|"normal", options for loadPyodide, refused(), made(ready)}. */
 export async function startPlan(runtimeURL) {
   const plan = { kind: "normal", options: {}, refused: async () => {}, afterReady: () => {} };
-  if (!available()) return plan;
   let key, cache;
   try {
+    if (!available()) return plan;
     [key, cache] = await Promise.all([snapshotKey(runtimeURL), caches.open(CACHE)]);
     let hit = await cache.match(key.url);
     if (!hit) {
@@ -103,8 +111,9 @@ export async function startPlan(runtimeURL) {
           makeSnapshot(runtimeURL, key).catch((e) => console.info("Python snapshot not made:", e))
             .finally(() => release && release());
         };
-        if (channel) channel.onmessage = (e) => { if (e.data === "wanted") make(); };
         plan.afterReady = make;
+        onPeer = make;
+        if (peers) make();
         await dropStale(cache, key.url);
         return plan;
       }
@@ -114,6 +123,7 @@ export async function startPlan(runtimeURL) {
         if (!hit) return plan;
       }
     }
+    dropStale(cache, key.url).catch(() => {});
     const length = Number(hit.headers.get("X-Length"));
     if (!(length > 0 && length < MAX_BYTES)) throw new Error("snapshot of unexpected size");
     plan.kind = "snapshot";

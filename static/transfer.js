@@ -17,7 +17,8 @@
       if (!uncompressed) return done("plain");  /* the host compresses: nothing to gain */
       var timer = setTimeout(function () { done("plain"); }, 3000);
       workers.addEventListener("controllerchange", function () { clearTimeout(timer); done("service worker"); });
-      workers.register("./sw.js").catch(function () { clearTimeout(timer); done("plain"); });
+      workers.register("./sw.js").catch(function (e) {
+        if (window.console) console.info("Attention Explorer: no service worker:", e && e.message); clearTimeout(timer); done("plain"); });
     } catch (e) {
       done("plain");
     }
