@@ -102,6 +102,9 @@
       if (/\/vendor\//.test(url)) link.onerror = function () { fail(url); };
       link.href = url;
       document.head.appendChild(link);
+      /* Python's start can begin now (static/interpreter.mjs), before PyScript asks. */
+      if (/\/interpreter\.mjs$/.test(url))
+        import(new URL(url, document.baseURI).href).then(function (m) { m.startEarly(); }, function () {});
     });
   };
   /* Pyodide reports a wasm that cannot be fetched or compiled only with this warning. */
