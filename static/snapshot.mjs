@@ -15,7 +15,7 @@
    runtime folder (Pyodide build + stdlib) and a SHA-256 of pyscript.toml and of every file
    it lists, so an edited lexicon or app file in a deployed folder makes a new snapshot.
    One maker per deployment: the Web Locks API; widgets that find a snapshot being made
-   wait for it (a few seconds at most), then restore it or start normally. */
+   wait for it (WAIT_MS at most), then restore it or start normally. */
 
 const CACHE = "attention-explorer-snapshot";
 const WAIT_MS = 45000;       // longest wait for another widget's snapshot
@@ -84,7 +84,8 @@ if (channel) {
   channel.postMessage("starting");
 }
 
-/* How to start: {kind: "snapshot"|"normal", options for loadPyodide, refused(), made(ready)}. */
+/* How to start: {kind: "snapshot"|"normal", options for loadPyodide, refused(): after
+   Pyodide refused the snapshot, afterReady(): once the page is ready}. */
 export async function startPlan(runtimeURL) {
   const plan = { kind: "normal", options: {}, refused: async () => {}, afterReady: () => {} };
   let key, cache;
@@ -118,6 +119,7 @@ export async function startPlan(runtimeURL) {
         return plan;
       }
       else {
+        /* Also for a maker that was not listening yet when this widget said "starting". */
         await waitForMaker(() => channel && channel.postMessage("wanted"));
         hit = await cache.match(key.url);
         if (!hit) return plan;
