@@ -103,20 +103,21 @@ export async function startPlan(runtimeURL) {
       });
       if (mine && (hit = await cache.match(key.url))) release();  /* made meanwhile */
       else if (mine || !navigator.locks) {
-        /* This widget makes the snapshot: at once if another widget waits for it,
-           else once this page is ready (it then competes with nothing). */
-        let started = false;
-        const make = () => {
-          if (started) return;
-          started = true;
-          makeSnapshot(runtimeURL, key).catch((e) => console.info("Python snapshot not made:", e))
-            .finally(() => release && release());
-        };
+        /* This widget makes the snapshot. Alone, once its page is ready (it then competes
+           with nothing). With other widgets starting: at once, and it restores the
+           snapshot too, rather than a second interpreter start on a busy machine. A
+           widget that only shows up later gets the snapshot as soon as it is made. */
+        let making = null;
+        const make = () => making = making || makeSnapshot(runtimeURL, key)
+          .catch((e) => console.info("Python snapshot not made:", e))
+          .finally(() => release && release());
         plan.afterReady = make;
         onPeer = make;
-        if (peers) make();
         await dropStale(cache, key.url);
-        return plan;
+        if (!peers) return plan;
+        await make();
+        hit = await cache.match(key.url);
+        if (!hit) return plan;
       }
       else {
         /* Also for a maker that was not listening yet when this widget said "starting". */
