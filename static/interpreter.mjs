@@ -17,12 +17,14 @@ const streams = {};
 const forward = (name, fallback) => (text) => (streams[name] || fallback)(text);
 let starting = null;
 
+/* `then` a little after the page is ready: the student's first clicks come first. */
 function whenReady(html, then) {
-  if (html.dataset.state === "ready") return setTimeout(then, 0);
+  const later = () => setTimeout(then, 2000);
+  if (html.dataset.state === "ready") return later();
   const watch = new MutationObserver(() => {
     if (html.dataset.state !== "ready") return;
     watch.disconnect();
-    setTimeout(then, 0);
+    later();
   });
   watch.observe(html, { attributes: true, attributeFilter: ["data-state"] });
 }
