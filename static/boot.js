@@ -102,6 +102,9 @@
       if (/\/vendor\//.test(url)) link.onerror = function () { fail(url); };
       link.href = url;
       document.head.appendChild(link);
+      /* Python's start can begin now (static/interpreter.mjs), before PyScript asks. */
+      if (/\/interpreter\.mjs$/.test(url))
+        import(new URL(url, document.baseURI).href).then(function (m) { m.startEarly(); }, function () {});
     });
   };
   /* Pyodide reports a wasm that cannot be fetched or compiled only with this warning. */
@@ -112,7 +115,11 @@
       return warn.apply(console, arguments);
     };
   }
-  requestAnimationFrame(function () { setTimeout(preload, 0); });
+  /* After static/transfer.js has its service worker in place (if any), so the runtime
+     comes through it. */
+  requestAnimationFrame(function () {
+    setTimeout(function () { (window.attentionTransfer || Promise.resolve()).then(preload); }, 0);
+  });
   window.addEventListener("py:progress", function (event) {
     var i = steps.indexOf(event.detail);
     if (i >= 0) say(T.stages[event.detail], (i + 1) / (steps.length + 1));

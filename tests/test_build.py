@@ -22,7 +22,9 @@ def test_page_and_config_point_at_the_pinned_runtime():
     page = (build.ROOT / "index.html").read_text(encoding="utf-8")
     config = (build.ROOT / "pyscript.toml").read_text(encoding="utf-8")
     assert f"vendor/{pyscript_dir}/core.js" in page and f"vendor/{pyodide_dir}/pyodide.asm.wasm" in page
-    assert f'interpreter = "./vendor/{pyodide_dir}/pyodide.mjs"' in config
+    assert 'interpreter = "./static/interpreter.mjs"' in config
+    wrapper = (build.ROOT / "static" / "interpreter.mjs").read_text(encoding="utf-8")
+    assert f'"../vendor/{pyodide_dir}/pyodide.mjs"' in wrapper
     assert build.package_version("pyodide") == build.pinned_version("pyodide")
 
 

@@ -12,7 +12,10 @@ on a noisy machine. Page-load figures are medians over `--runs` cold browser con
                 measure around a one-character change) and the page's own work; and, for
                 real mouse clicks, the browser's Event Timing figure (the INP measure)
   bytes         transferred on a first visit, and on a second visit (warm cache)
-  memory        JS heap after 10 and after 1000 clicks (after a forced GC)
+  memory        JS heap after 10 and after 1000 clicks (after a forced GC), and Python's
+                wasm memory (it only grows) over the same clicks
+  deployment    the bundle on a plain static host, the warm start, lesson pages with one and
+                three widgets, browser memory: see tools/bench_deploy.py
   lexicon       its files' bytes, and load + index time in Pyodide (tools/bench_lexicon.py)
 """
 
@@ -30,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tools import bench_lexicon  # noqa: E402
+from tools import bench_deploy, bench_lexicon  # noqa: E402
 from tools.build import PYODIDE_FILES, runtime_dirs  # noqa: E402
 from tools.chromium import launch_options  # noqa: E402
 from tools.serve import make_server  # noqa: E402
@@ -211,11 +214,11 @@ def memory(browser, url):
     page.goto(url)
     page.wait_for_function(READY, timeout=120_000)
     page.evaluate(CLICKS_SCRIPT, 10)
-    after_10 = heap(page)
+    after_10, wasm_10 = heap(page), page.evaluate("window.attentionWasmMemory()")
     page.evaluate(CLICKS_SCRIPT, 990)
-    after_1000 = heap(page)
+    after_1000, wasm_1000 = heap(page), page.evaluate("window.attentionWasmMemory()")
     context.close()
-    return after_10, after_1000
+    return after_10, after_1000, wasm_1000 - wasm_10
 
 
 def main(argv=None):
@@ -252,8 +255,10 @@ def main(argv=None):
             base.append(cold_load(browser, hello_url, click=False))
         c12 = clicks(browser, url12, args.clicks)
         c200 = clicks(browser, url200, args.clicks)
-        heap10, heap1000 = memory(browser, url12)
+        heap10, heap1000, wasm_growth = memory(browser, url12)
         lexicon = bench_lexicon.measure(browser, ROOT, tmp, pyscript_dir, page_url, args.runs)
+        deploy = bench_deploy.figures(p, browser, options, page_url, hello_url, tmp, args.runs,
+                                      TIMING_SCRIPT, CLICKS_SCRIPT)
         version = browser.version
         browser.close()
     for server in (page_server, hello_server):
@@ -290,7 +295,8 @@ def main(argv=None):
         ("JS heap after 1000 clicks", f"{heap1000 / 1e6:.2f} MB", "", None),
         ("Heap growth 10 → 1000 clicks", f"{(heap1000 - heap10) / 1e6:.2f} MB", "≤ 5 MB",
          heap1000 - heap10 <= 5e6),
-    ] + bench_lexicon.rows(lexicon)
+        ("Python wasm memory growth 10 → 1000 clicks", f"{wasm_growth / 1e6:.2f} MB", "≤ 5 MB", wasm_growth <= 5e6),
+    ] + bench_lexicon.rows(lexicon) + bench_deploy.rows(deploy)
     print(f"Attention Explorer benchmark: Chromium {version}, {args.runs} cold loads each (median), "
           f"{args.clicks} clicks")
     width = max(len(r[0]) for r in rows)
@@ -302,7 +308,7 @@ def main(argv=None):
                       "click12_p95_ms": percentile(c12["frame"], 95), "click200_p95_ms": percentile(c200["frame"], 95),
                       "floor_p95_ms": percentile(c12["frame_floor"], 95),
                       "bytes_first": first_bytes, "bytes_second": second_bytes,
-                      "heap_growth_bytes": heap1000 - heap10}))
+                      "heap_growth_bytes": heap1000 - heap10, "wasm_growth_bytes": wasm_growth}))
     return 0
 
 

@@ -29,6 +29,8 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-
 STDLIB_KEEP = ROOT / "tools" / "stdlib-keep.txt"
 # Files worth compressing ahead of time (the server sends FILE.br or FILE.gz when it exists).
 PRECOMPRESS = (".wasm", ".mjs", ".js", ".css", ".json", ".zip")
+# Files that name the versioned runtime folder (kept current by `prerender`).
+RUNTIME_REFS = ("pyscript.toml", "static/interpreter.mjs")
 
 
 def package_version(name, root=ROOT):
@@ -112,7 +114,8 @@ def preload_list(root=ROOT):
                ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")]
     config = (root / "pyscript.toml").read_text(encoding="utf-8")
     files = re.findall(r'^"(\./[^"]+)" = ', config, re.M)
-    return runtime + ["./pyscript.toml", "./app/main.py"] + files
+    return runtime + ["./static/interpreter.mjs", "./static/snapshot.mjs", "./pyscript.toml",
+                      "./app/main.py"] + files
 
 
 def with_prerender(page):
@@ -162,20 +165,20 @@ def main(argv=None):
     page = index.read_text(encoding="utf-8")
     fresh = with_prerender(page)
     if args.step == "check":
-        config = (ROOT / "pyscript.toml").read_text(encoding="utf-8")
-        if fresh != page or with_runtime_paths(config) != config:
-            print("index.html or pyscript.toml is stale; run `make build`.")
+        refs = [(ROOT / name).read_text(encoding="utf-8") for name in RUNTIME_REFS]
+        if fresh != page or any(with_runtime_paths(text) != text for text in refs):
+            print("index.html, pyscript.toml or static/interpreter.mjs is stale; run `make build`.")
             return 1
         print("index.html: pre-render is fresh.")
         return 0
     if fresh != page:
         index.write_text(fresh, encoding="utf-8")
         print("index.html: pre-render refreshed.")
-    config = ROOT / "pyscript.toml"
-    text = config.read_text(encoding="utf-8")
-    if with_runtime_paths(text) != text:
-        config.write_text(with_runtime_paths(text), encoding="utf-8")
-        print("pyscript.toml: runtime path updated.")
+    for name in RUNTIME_REFS:
+        text = (ROOT / name).read_text(encoding="utf-8")
+        if with_runtime_paths(text) != text:
+            (ROOT / name).write_text(with_runtime_paths(text), encoding="utf-8")
+            print(f"{name}: runtime path updated.")
     return 0
 
 

@@ -20,6 +20,9 @@ from tools.serve import PUBLIC  # noqa: E402
 NAME = "attention-explorer"
 # Hosts compress themselves; the lexicon build's reports of left-out words are not loaded.
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*", "*.br", "*.gz", "*-left-out.txt")
+# Python's runtime also ships gzipped: on a host that compresses nothing, sw.js serves
+# these (decompressed by the browser) instead of the plain files, which stay as fallback.
+RUNTIME_SKIP = shutil.ignore_patterns("__pycache__", ".*", "*.br")
 
 
 def make_bundle(out, root=ROOT):
@@ -34,7 +37,10 @@ def make_bundle(out, root=ROOT):
     for item in PUBLIC:
         src = root / item.rstrip("/")
         if src.is_dir():
-            shutil.copytree(src, folder / item.rstrip("/"), ignore=SKIP)
+            ignore = SKIP
+            if item == "vendor/":
+                ignore = lambda d, names: (RUNTIME_SKIP if "/pyodide-" in d else SKIP)(d, names)  # noqa: E731
+            shutil.copytree(src, folder / item.rstrip("/"), ignore=ignore)
         elif src.exists():
             shutil.copy2(src, folder / item)
     archive = out / f"{NAME}.zip"

@@ -22,7 +22,7 @@ import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PUBLIC = ("index.html", "embed.js", "pyscript.toml", "app/", "lexicon/", "static/", "vendor/")
+PUBLIC = ("index.html", "embed.js", "sw.js", "pyscript.toml", "app/", "lexicon/", "static/", "vendor/")
 TYPES = {
     ".wasm": "application/wasm",
     ".mjs": "text/javascript",

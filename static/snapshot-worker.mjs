@@ -1,0 +1,12 @@
+/* Attention Explorer: a throwaway Python that makes the memory snapshot (see snapshot.mjs).
+   Started by the page once it is ready; it answers {} when stored, {error} otherwise. */
+import { makeAndStore } from "./snapshot.mjs";
+
+self.onmessage = async (event) => {
+  try {
+    await makeAndStore(event.data);
+    self.postMessage({});
+  } catch (error) {
+    self.postMessage({ error: String(error && error.message || error) });
+  }
+};

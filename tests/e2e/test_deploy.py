@@ -1,0 +1,143 @@
+"""Where teachers deploy it: a plain static host, and the second start from a snapshot."""
+
+import json
+import time
+from urllib.parse import quote
+
+import pytest
+
+from tests.e2e.conftest import get_state, open_page, wait_ready, wait_state
+from tools.bundle import make_bundle
+from tools.static_host import plain_server
+
+SNAPSHOTS = "caches.open('attention-explorer-snapshot').then(c => c.keys()).then(k => k.map(r => r.url))"
+START = "document.documentElement.dataset.start"
+QUERY = "?s=" + quote("Il cane rincorre la palla nel giardino") + "&focus=1"
+# The Cache API refuses, as when storage is blocked (third-party iframe, some private modes).
+STORAGE_DENIED = """
+CacheStorage.prototype.open = () => Promise.reject(new DOMException('The operation is insecure.', 'SecurityError'));
+"""
+
+
+def snapshots(page):
+    return page.evaluate(SNAPSHOTS)
+
+
+def poll(page, script, timeout=120.0):
+    """Wait until an (async) script's value is truthy; return it."""
+    end = time.monotonic() + timeout
+    while not (value := page.evaluate(script)):
+        assert time.monotonic() < end, f"timed out waiting for {script}"
+        page.wait_for_timeout(250)
+    return value
+
+
+def wait_snapshot(page):
+    return poll(page, SNAPSHOTS)
+
+
+def select(page, index):
+    page.locator(f'label.word[data-index="{index}"]').click()
+    return wait_state(page, f"s.focus === {index}")
+
+
+def assert_clean(context, page):
+    assert context.outside.urls == [], f"requests left the origin: {context.outside.urls}"
+    assert page.errors == [] and page.console_errors == [], (page.errors, page.console_errors)
+
+
+@pytest.fixture(scope="module")
+def warm(browser, base_url):
+    """One browser profile: a first visit (normal start) that leaves a snapshot behind."""
+    context, page = open_page(browser, base_url, QUERY)
+    wait_ready(page)
+    first = {"start": page.evaluate(START), "state": get_state(page), "clicked": select(page, 3)}
+    first["snapshots"] = wait_snapshot(page)
+    yield context, page, first
+    context.close()
+
+
+def test_second_visit_starts_from_the_snapshot_and_shows_the_same_numbers(warm):
+    """The first visit starts normally; the next one restores the snapshot and shows the same state."""
+    context, page, first = warm
+    assert first["start"] == "normal" and len(first["snapshots"]) == 1
+    page.goto(page.url.split("?")[0] + QUERY)
+    wait_ready(page)
+    assert page.evaluate(START) == "snapshot"
+    assert get_state(page) == first["state"]
+    assert select(page, 3) == first["clicked"]
+    assert "start" not in json.dumps(get_state(page))
+    assert_clean(context, page)
+
+
+def test_corrupt_snapshot_gives_a_normal_start_and_is_replaced(warm):
+    """Garbage under the snapshot's key: the page starts normally, right, and stores a good one."""
+    context, page, first = warm
+    key = first["snapshots"][0]
+    stale = key.rsplit("/", 2)[0] + "/pyodide-0.0.0-old/0123"
+    page.evaluate("""async ([key, stale]) => {
+      const cache = await caches.open('attention-explorer-snapshot');
+      const junk = new Uint8Array(4096).fill(7);
+      await cache.put(key, new Response(junk, {headers: {'X-Length': '4096'}}));
+      await cache.put(stale, new Response(junk, {headers: {'X-Length': '4096'}}));
+    }""", [key, stale])
+    page.goto(page.url.split("?")[0] + QUERY)
+    wait_ready(page)
+    assert page.evaluate(START) == "normal"
+    assert get_state(page) == first["state"]
+    poll(page, """caches.open('attention-explorer-snapshot').then(c => c.match(%s))
+      .then(r => r && r.arrayBuffer()).then(b => !!b && b.byteLength > 1e6)""" % json.dumps(key))
+    assert snapshots(page) == [key], "the stale entry of another runtime is deleted"
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate(START) == "snapshot" and get_state(page) == first["state"]
+    assert_clean(context, page)
+
+
+def test_storage_denied_gives_a_normal_start(browser, base_url):
+    """With the Cache API refused, every visit starts normally and works."""
+    context, page = open_page(browser, base_url, QUERY, service_workers="block")
+    context.add_init_script(STORAGE_DENIED)
+    page.reload()
+    for _ in range(2):
+        wait_ready(page)
+        assert page.evaluate(START) == "normal"
+        assert select(page, 2)["focus"] == 2
+        page.reload()
+    wait_ready(page)
+    assert_clean(context, page)
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def plain_host(tmp_path_factory):
+    """The bundle under /course/week3/ of Python's plain http.server (no compression)."""
+    root = tmp_path_factory.mktemp("host")
+    make_bundle(root / "course" / "week3")
+    server, counter = plain_server(root)
+    yield f"http://127.0.0.1:{server.server_address[1]}", counter
+    server.shutdown()
+
+
+@pytest.mark.parametrize("workers", ["allow", "block"])
+def test_bundle_on_a_plain_host_under_a_sub_path(browser, plain_host, workers):
+    """On a host that compresses nothing the runtime comes as .gz through the service worker,
+    or, where one is not allowed, as plain files; the page works and snapshots either way."""
+    origin, counter = plain_host
+    counter.reset()
+    context, page = open_page(browser, origin + "/", "course/week3/attention-explorer/" + QUERY,
+                              service_workers=workers)
+    wait_ready(page)
+    runtime = [p.rsplit("/", 1)[1] for p in counter.paths if "/vendor/pyodide-" in p]
+    if workers == "allow":
+        assert page.evaluate("!!navigator.serviceWorker.controller")
+        assert "pyodide.asm.wasm.gz" in runtime and "pyodide.asm.wasm" not in runtime
+    else:
+        assert "pyodide.asm.wasm" in runtime and not any(name.endswith(".gz") for name in runtime)
+    assert select(page, 4)["focus"] == 4
+    wait_snapshot(page)
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate(START) == "snapshot" and select(page, 4)["focus"] == 4
+    assert_clean(context, page)
+    context.close()
