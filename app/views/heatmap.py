@@ -1,0 +1,56 @@
+"""The n×n grid of all weights: who looks at whom.
+
+Rows are the words that ask (queries), columns the words looked at (keys). Each cell
+shows its percentage (rounded on its own, as everywhere) and is shaded by weight; a
+masked cell shows · (logit −∞, weight 0), the word itself when it is no candidate —.
+Row headers are buttons (one tab stop a row, Enter/Space selects the word): choosing a
+row selects that word everywhere. A real <table>, so a screen reader can walk it.
+"""
+
+from app.i18n import num, text
+from app.views.html import esc
+
+SHADES = 8  # shading classes s0…s7 by weight (the number is always written too)
+
+
+def whole(n, lang):
+    """A whole number with the language's thousands mark: 1.000.000 / 1,000,000."""
+    return f"{n:,}".replace(",", "." if lang == "it" else ",")
+
+
+def cost_line(n, lang):
+    """'6 parole → 36 punteggi; 1.000 parole → 1.000.000': the n² cost of attention."""
+    return text(lang, "heatmap_cost", n=whole(n, lang), cells=whole(n * n, lang))
+
+
+def cell(record, i, j, lang):
+    if record.candidates[i][j]:
+        w = record.weights[i][j]
+        shade = min(int(w * SHADES), SHADES - 1)
+        return f'<td class="s{shade}">{num(100.0 * w, lang, 0)}</td>'
+    if record.masked[i][j]:
+        return '<td class="masked">·</td>'
+    return '<td class="self">—</td>'
+
+
+def render_heatmap(record, tokens, focus, lang):
+    """The grid; `focus` is the selected row (highlighted), or None."""
+    head = "".join(f'<th scope="col"><span>{esc(t.text)}</span></th>' for t in tokens)
+    rows = []
+    for i, tok in enumerate(tokens):
+        selected = i == focus
+        cells = "".join(cell(record, i, j, lang) for j in range(record.n_k))
+        rows.append(
+            f'<tr data-row="{i}"{" class=" + chr(34) + "selected" + chr(34) if selected else ""}>'
+            f'<th scope="row"><button type="button" class="row-pick" data-row="{i}" '
+            f'aria-pressed="{"true" if selected else "false"}">{esc(tok.text)}</button></th>{cells}</tr>')
+    corner = esc(text(lang, "heatmap_corner"))
+    return (
+        f'<h2>{esc(text(lang, "heatmap_heading"))}</h2>'
+        f'<p class="heatmap-help">{esc(text(lang, "heatmap_help"))}</p>'
+        f'<div class="heatmap-wrap" role="region" tabindex="0" aria-label="{esc(text(lang, "heatmap_heading"))}">'
+        f'<table class="heatmap"><caption>{esc(text(lang, "heatmap_caption"))}</caption>'
+        f'<thead><tr><td class="corner">{corner}</td>{head}</tr></thead>'
+        f'<tbody>{"".join(rows)}</tbody></table></div>'
+        f'<p class="heatmap-cost">{esc(cost_line(len(tokens), lang))}</p>'
+    )
