@@ -202,25 +202,39 @@ def attend(cards, mask=False, include_self=False, w_q=W_Q, w_k=W_K, w_v=W_V, sca
     """The whole attention matrix for `cards` (self-attention), or for `cards` asking
     `key_cards` (cross-attention, n_q may differ from n_k), with every intermediate.
 
+    Q = cards · W_Q, K = key_cards · W_K, V = key_cards · W_V; then `attend_qkv`.
+    """
+    key_cards = cards if key_cards is None else key_cards
+    for name, rows, w in (("card", cards, w_q), ("key card", key_cards, w_k)):
+        for j, card in enumerate(rows):
+            if len(card) != len(w):
+                raise ValueError(f"{name} {j} has {len(card)} numbers, expected {len(w)}")
+    record = attend_qkv(project(cards, w_q), project(key_cards, w_k), project(key_cards, w_v),
+                        mask, include_self, scaled, temperature, slope)
+    record.w_q, record.w_k, record.w_v = ([list(map(float, r)) for r in w] for w in (w_q, w_k, w_v))
+    return record
+
+
+def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=True, temperature=1.0,
+               slope=0.0):
+    """softmax(QKᵀ / divisor − m·|i − j|) · V for Q [n_q, d_k], K [n_k, d_k], V [n_k, d_v].
+
     mask: causal mask (row i does not see keys after i; weight exactly 0).
     include_self: row i may look at key i (what a real model does).
     scaled/temperature: divide by (√d_k if scaled else 1) × temperature.
     slope: m ≥ 0 of the distance bias −m·|i − j| added to candidates' logits.
+    With n_q ≠ n_k there is no diagonal and no mask: every key is a candidate.
     """
-    key_cards = cards if key_cards is None else key_cards
-    for name, rows in (("card", cards), ("key card", key_cards)):
-        for j, card in enumerate(rows):
-            if len(card) != len(w_q if rows is cards else w_k):
-                raise ValueError(f"{name} {j} has {len(card)} numbers, expected "
-                                 f"{len(w_q if rows is cards else w_k)}")
     if not temperature > 0:
         raise ValueError(f"temperature must be positive, not {temperature}")
-    queries = project(cards, w_q)  # [n_q, d_k]
-    keys = project(key_cards, w_k)  # [n_k, d_k]
-    values = project(key_cards, w_v)  # [n_k, d_v]
+    if len(keys) != len(values):
+        raise ValueError(f"{len(keys)} keys but {len(values)} values")
+    queries = [list(map(float, r)) for r in queries]
+    keys = [list(map(float, r)) for r in keys]
+    values = [list(map(float, r)) for r in values]
     n_q, n_k = len(queries), len(keys)
-    d_k = len(keys[0]) if keys else len(w_k[0])
-    square = n_q == n_k and key_cards is cards
+    d_k = len(keys[0]) if keys else (len(queries[0]) if queries else 0)
+    square = n_q == n_k
     divisor = divisor_for(d_k, scaled, temperature)
 
     table = {name: [] for name in ("candidates", "masked", "dots", "logits", "exps", "exp_sums",
@@ -241,8 +255,6 @@ def attend(cards, mask=False, include_self=False, w_q=W_Q, w_k=W_K, w_v=W_V, sca
             table[name].append(value)
 
     return Attention(
-        w_q=[list(map(float, r)) for r in w_q], w_k=[list(map(float, r)) for r in w_k],
-        w_v=[list(map(float, r)) for r in w_v], mask=bool(mask and square),
-        include_self=bool(include_self), scaled=bool(scaled), temperature=float(temperature),
-        slope=float(slope), d_k=d_k, divisor=divisor, queries=queries, keys=keys, values=values,
-        **table)
+        w_q=None, w_k=None, w_v=None, mask=bool(mask and square), include_self=bool(include_self),
+        scaled=bool(scaled), temperature=float(temperature), slope=float(slope), d_k=d_k,
+        divisor=divisor, queries=queries, keys=keys, values=values, **table)

@@ -116,6 +116,8 @@ class Setting:
                 raise Bad()
             return self.check(int(text))
         if self.kind == "number":
+            if not text.isascii() or "_" in text:  # float() also reads ١ and 1_0
+                raise Bad()
             try:
                 value = float(text)
             except ValueError:
@@ -161,7 +163,7 @@ BY_ATTR = {s.attr: s for s in SCHEMA}
 BY_CONTROL = {s.control: s for s in SCHEMA if s.control}
 URL_KEYS = tuple(s.url for s in SCHEMA if s.url)
 HOST_KEYS = ("type",) + tuple(s.host for s in SCHEMA if s.host)
-TEMPERATURE_CONTROL = (0.25, 8.0)  # the slider's range (a link may go further: 0.05–20)
+TEMPERATURE_CONTROL = (0.125, 8.0)  # the slider: ⅛ (scale off: saturated) to 8 (flat); links 0.05–20
 
 
 class Settings:
@@ -304,7 +306,7 @@ def param_pairs(settings):
         elif setting.attr == "focus":
             if value is not None:
                 pairs.append(("focus", str(value)))
-        elif setting.attr in ("mask", "include_self") or value != setting.default:
+        elif setting.attr in ("mask", "include_self", "lang") or value != setting.default:
             pairs.append((setting.url, setting.to_text(value)))
     order = ("s", "focus", "mask", "self", "lang")  # version 1's order first
     return sorted(pairs, key=lambda p: order.index(p[0]) if p[0] in order else len(order))

@@ -44,7 +44,7 @@ def temperature_value(t, lang):
 
 
 def temperature_slider(t, lang, off):
-    """The temperature T on a doubling scale (each step × 2^¼), 0.25 to 8."""
+    """The temperature T on a doubling scale (each step × 2^¼), ⅛ to 8."""
     low, high = schema.TEMPERATURE_CONTROL
     position = min(max(math.log2(t), math.log2(low)), math.log2(high))
     said = esc(temperature_value(t, lang))

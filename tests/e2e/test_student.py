@@ -1,13 +1,12 @@
 """What a student does on the page, in a real Chromium: click, keys, mask, type, switch."""
 
 import re
-from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 import pytest
 
 from tests.e2e.conftest import get_state, open_page, wait_ready, wait_state
-from tests.reference import attention_row
+from tests.reference import attention_matrix, rule_number, rule_percent
 
 DEFAULT = "Il gatto seduto sul tappeto dormiva"
 
@@ -30,11 +29,18 @@ def reset(page):
 
 
 def shown(x):
-    """How the Italian table writes a number: 3 decimals rounded half up on the decimal value
-    (as by hand), decimal comma, true minus. Computed here with Python's decimal module."""
-    value = Decimal(f"{x:.12f}").quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
-    text = f"{abs(value):f}" if value == 0 else f"{value:f}"
-    return text.replace("-", "−").replace(".", ",")
+    """How the Italian table writes a number: 3 decimals by the README's rounding rule
+    (computed here with Python's decimal module)."""
+    return rule_number(x, 3, "it")
+
+
+def numpy_row(s, i):
+    """(query, logits, weights, allowed) of row i, from numpy and the state's cards and matrices."""
+    x = np.asarray([t["card"] for t in s["tokens"]])
+    q = x @ np.asarray(s["w_q"])
+    ref = attention_matrix(q, x @ np.asarray(s["w_k"]), x @ np.asarray(s["w_v"]), s["mask"],
+                           s["include_self"], s["scaled"], s["temperature"])
+    return q[i], ref["logits"][i], ref["weights"][i], ref["allowed"][i]
 
 
 def test_page_starts_ready_with_the_first_example(app):
@@ -50,8 +56,7 @@ def test_clicking_a_word_shows_bars_and_table_equal_to_numpy(app):
     """Click 'gatto': state, bars and every table cell agree with an independent numpy row."""
     reset(app)
     s = select(app, 1)
-    cards = [t["card"] for t in s["tokens"]]
-    q, logits, weights, allowed = attention_row(cards, s["w_q"], 1)
+    q, logits, weights, allowed = numpy_row(s, 1)
     np.testing.assert_allclose(s["query"], q, atol=1e-12)
     for row in s["rows"]:
         j = row["index"]
@@ -64,12 +69,10 @@ def test_clicking_a_word_shows_bars_and_table_equal_to_numpy(app):
         assert tr.locator('[data-col="logit"]').inner_text() == shown(logits[j])
         assert tr.locator('[data-col="exp"]').inner_text() == shown(np.exp(logits[j]))
         assert tr.locator('[data-col="weight"]').inner_text() == shown(weights[j])
-        assert tr.locator('[data-col="percent"]').inner_text() == row["percent"]
+        assert tr.locator('[data-col="percent"]').inner_text() == row["percent"] == rule_percent(weights[j], 1, "it")
         bar = app.locator(f'#analysis .bar-row[data-index="{j}"] .bar-value').inner_text()
-        assert bar == row["percent"]
-    shown_percents = [int(p.rstrip("%")) for p in app.locator('#analysis td[data-col="percent"]').all_inner_texts()]
-    assert sum(shown_percents) == 100
-    assert app.locator('[data-col="percent-sum"]').inner_text() == "100%"
+        assert bar == rule_percent(weights[j], 0, "it")
+    assert app.locator('[data-col="percent-sum"]').inner_text() == "100,0%"
     assert "cerca" in app.locator(".query-words").inner_text()
 
 
@@ -95,7 +98,7 @@ def test_mask_first_word_has_nobody_and_second_gets_arithmetic_100(app):
     explain = app.locator(".explain").inner_text()
     assert "prima parola" in explain and "modello vero" in explain
     s = select(app, 1)
-    assert s["rows"][0]["percent"] == "100%" and s["rows"][0]["weight"] == 1.0
+    assert s["rows"][0]["percent"] == "100,0%" and s["rows"][0]["weight"] == 1.0
     assert s["rows"][2]["candidate"] is False and s["rows"][2]["weight"] == 0
     assert "aritmetica" in app.locator(".explain").inner_text()
     assert "−∞" in app.locator('tr[data-index="2"] [data-col="logit"]').inner_text()
@@ -103,12 +106,12 @@ def test_mask_first_word_has_nobody_and_second_gets_arithmetic_100(app):
 
 
 def test_include_self_puts_the_word_among_candidates(app):
-    """'Include the word itself' makes the clicked word a candidate; percents still sum to 100."""
+    """'Include the word itself' makes the clicked word a candidate; the weights still sum to 1."""
     reset(app)
     app.locator("#self").check()
     s = wait_state(app, "s.include_self === true")
-    assert s["rows"][5]["candidate"] is True
-    assert sum(int(r["percent"].rstrip("%")) for r in s["rows"]) == 100
+    assert s["rows"][5]["candidate"] is True and s["rows"][5]["percent"] is not None
+    assert abs(sum(r["weight"] for r in s["rows"]) - 1) < 1e-12
     app.locator("#self").uncheck()
 
 
