@@ -99,6 +99,7 @@ def _select_row(i):
     if radio and not radio.checked:
         radio.checked = True
     _region("announce").textContent = render.row_announcement(_row, _tokens, lang)
+    _set_messages()
     publish(_record)
 
 
