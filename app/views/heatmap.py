@@ -10,7 +10,7 @@ row selects that word everywhere. A real <table>, so a screen reader can walk it
 from app.i18n import num, text
 from app.views.html import esc
 
-SHADES = 8  # shading classes s0…s7 by weight (the number is always written too)
+SHADES = 8  # shading classes s0…s7 by √weight, so middle weights show (the number is written too)
 
 
 def whole(n, lang):
@@ -26,7 +26,7 @@ def cost_line(n, lang):
 def cell(record, i, j, lang):
     if record.candidates[i][j]:
         w = record.weights[i][j]
-        shade = min(int(w * SHADES), SHADES - 1)
+        shade = min(int(w ** 0.5 * SHADES), SHADES - 1)
         return f'<td class="s{shade}">{num(100.0 * w, lang, 0)}</td>'
     if record.masked[i][j]:
         return '<td class="masked">·</td>'
