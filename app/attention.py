@@ -70,10 +70,6 @@ def project(x, w):
     return [list(map(float, row)) for row in x] if is_identity(w) else matmul(x, w)
 
 
-def dot(a, b):
-    return sum(ai * bi for ai, bi in zip(a, b))
-
-
 def asks_for(query, share=ASKS_FOR_SHARE):
     """Indices of the features the query looks for, largest first.
 
@@ -182,7 +178,11 @@ def candidate_flags(i, n_k, square, mask, include_self):
 
 
 def softmax_row(logits, candidates):
-    """(exps, exp_sum, weights) of one row: e^logit as shown (capped), stable weights."""
+    """(exps, exp_sum, weights) of one row: e^logit as shown (capped), stable weights.
+
+    e^logit = e^top · e^(logit − top): one exponential a cell (the shifted ones give the
+    stable weights); only past the cap is e^logit computed on its own.
+    """
     n = len(logits)
     idx = [j for j in range(n) if candidates[j]]
     exps, weights = [None] * n, [0.0] * n
@@ -191,10 +191,20 @@ def softmax_row(logits, candidates):
     top = max(logits[j] for j in idx)
     shifted = [math.exp(logits[j] - top) for j in idx]  # stable softmax
     total = sum(shifted)
+    scale = math.exp(top) if top <= EXP_CAP else None
     for j, e in zip(idx, shifted):
-        exps[j] = math.exp(min(logits[j], EXP_CAP))
+        exps[j] = e * scale if scale is not None else math.exp(min(logits[j], EXP_CAP))
         weights[j] = e / total
     return exps, sum(exps[j] for j in idx), weights
+
+
+def row_dots(q, key_columns, n_k):
+    """q · k_j for every key, a column at a time (zero components cost nothing): [n_k]."""
+    dots = [0.0] * n_k
+    for qc, column in zip(q, key_columns):
+        if qc:
+            dots = [d + qc * k for d, k in zip(dots, column)]
+    return dots
 
 
 def attend(cards, mask=False, include_self=False, w_q=W_Q, w_k=W_K, w_v=W_V, scaled=True,
@@ -236,19 +246,25 @@ def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=Tru
     d_k = len(keys[0]) if keys else (len(queries[0]) if queries else 0)
     square = n_q == n_k
     divisor = divisor_for(d_k, scaled, temperature)
+    key_columns = [list(c) for c in zip(*keys)]  # Kᵀ [d_k, n_k]
+    value_columns = [list(c) for c in zip(*values)]  # Vᵀ [d_v, n_k]
 
     table = {name: [] for name in ("candidates", "masked", "dots", "logits", "exps", "exp_sums",
                                    "weights", "outputs")}
     for i, q in enumerate(queries):
         candidates, masked = candidate_flags(i, n_k, square, mask, include_self)
-        dots = [None if masked[j] else dot(q, k) for j, k in enumerate(keys)]  # row of QKᵀ
-        logits = [None if d is None else d / divisor - (slope * abs(i - j) if candidates[j] else 0.0)
-                  for j, d in enumerate(dots)]
+        dots = row_dots(q, key_columns, n_k)  # row i of QKᵀ
+        if slope:
+            logits = [d / divisor - (slope * abs(i - j) if candidates[j] else 0.0) for j, d in enumerate(dots)]
+        else:
+            logits = [d / divisor for d in dots]
+        if mask and square:
+            dots = [None if m else d for d, m in zip(dots, masked)]
+            logits = [None if m else x for x, m in zip(logits, masked)]
         exps, exp_sum, weights = softmax_row(logits, candidates)
         output = None
-        if any(candidates):  # Σ_j w_ij · v_j  [d_v]
-            output = [sum(weights[j] * values[j][c] for j in range(n_k) if candidates[j])
-                      for c in range(len(values[0]))]
+        if any(candidates):  # Σ_j w_ij · v_j  [d_v] (non-candidates weigh exactly 0)
+            output = [math.fsum(w * v for w, v in zip(weights, column) if w) for column in value_columns]
         for name, value in (("candidates", candidates), ("masked", masked), ("dots", dots),
                             ("logits", logits), ("exps", exps), ("exp_sums", exp_sum),
                             ("weights", weights), ("outputs", output)):

@@ -279,3 +279,11 @@ def test_page_text_corrections(lexicons):
     tokens2, _ = state.check_sentence(sentence_2, lexicons["it"])
     weights = sorted(analysed(s2, tokens2)[1].weights, reverse=True)
     assert weights[0] - weights[1] > 0.01  # a clear winner, not a tie
+
+
+@settings(max_examples=2000, deadline=None)
+@given(weight=st.floats(0, 1))
+def test_heatmap_cells_follow_the_percent_rule(weight):
+    """The grid's quick whole percentage equals the stated rule for any weight."""
+    assert f"{heatmap.whole_percent(weight)}%" == rule_percent(weight, 0, "it")
+    assert heatmap.whole_percent(0.125) == 13 and heatmap.whole_percent(0.005) == 1

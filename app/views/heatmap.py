@@ -7,10 +7,10 @@ Row headers are buttons (one tab stop a row, Enter/Space selects the word): choo
 row selects that word everywhere. A real <table>, so a screen reader can walk it.
 """
 
-from app.i18n import num, text
+from app.i18n import half_up, text
 from app.views.html import esc
 
-SHADES = 8  # shading classes s0…s7 by √weight, so middle weights show (the number is written too)
+SHADES = 8  # shading classes s0…s7 by √(shown percentage), so middle weights show (the number is written too)
 
 
 def whole(n, lang):
@@ -23,14 +23,25 @@ def cost_line(n, lang):
     return text(lang, "heatmap_cost", n=whole(n, lang), cells=whole(n * n, lang))
 
 
-def cell(record, i, j, lang):
-    if record.candidates[i][j]:
-        w = record.weights[i][j]
-        shade = min(int(w ** 0.5 * SHADES), SHADES - 1)
-        return f'<td class="s{shade}">{num(100.0 * w, lang, 0)}</td>'
-    if record.masked[i][j]:
-        return '<td class="masked">·</td>'
-    return '<td class="self">—</td>'
+def whole_percent(w):
+    """100 × w rounded half up to a whole number by the page's rule (i18n.half_up), taking
+    the quick float route except within 1e-9 of a half, where the rule decides."""
+    x = 100.0 * w
+    if abs(x - int(x) - 0.5) < 1e-9:
+        return half_up(x, 0)
+    return int(x + 0.5)
+
+
+# A candidate's cell for each whole percentage 0…100, shaded by √weight: built once.
+CELLS = [f'<td class="s{min(int((p / 100) ** 0.5 * SHADES), SHADES - 1)}">{p}</td>' for p in range(101)]
+
+
+def cells(record, i):
+    """The <td>s of row i: whole percentages by the page's rule, shaded by √weight."""
+    candidates, masked = record.candidates[i], record.masked[i]
+    return "".join(CELLS[whole_percent(w)] if candidates[j] else
+                   ('<td class="masked">·</td>' if masked[j] else '<td class="self">—</td>')
+                   for j, w in enumerate(record.weights[i]))
 
 
 def render_heatmap(record, tokens, focus, lang):
@@ -39,11 +50,10 @@ def render_heatmap(record, tokens, focus, lang):
     rows = []
     for i, tok in enumerate(tokens):
         selected = i == focus
-        cells = "".join(cell(record, i, j, lang) for j in range(record.n_k))
         rows.append(
             f'<tr data-row="{i}"{" class=" + chr(34) + "selected" + chr(34) if selected else ""}>'
             f'<th scope="row"><button type="button" class="row-pick" data-row="{i}" '
-            f'aria-pressed="{"true" if selected else "false"}">{esc(tok.text)}</button></th>{cells}</tr>')
+            f'aria-pressed="{"true" if selected else "false"}">{esc(tok.text)}</button></th>{cells(record, i)}</tr>')
     corner = esc(text(lang, "heatmap_corner"))
     return (
         f'<h2>{esc(text(lang, "heatmap_heading"))}</h2>'

@@ -1,6 +1,8 @@
 """The selected word's question: its card x, q = x · W_Q in numbers and in words, W_Q,
 and what the keys and values are."""
 
+import functools
+
 from app import i18n
 from app.i18n import join_words, short, text
 from app.views.html import Column, esc, table, tag
@@ -8,6 +10,11 @@ from app.views.html import Column, esc, table, tag
 
 def vec(values, lang):
     """A vector as the page writes it: [2,85; 0; 2,1; 0] in Italian, [2.85, 0, 2.1, 0] in English."""
+    return _vec(tuple(values), lang)
+
+
+@functools.lru_cache(maxsize=4096)  # cards repeat: a 200-word table writes each once
+def _vec(values, lang):
     sep = "; " if lang == "it" else ", "
     return "[" + sep.join(short(v, lang) for v in values) + "]"
 
