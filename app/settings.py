@@ -143,7 +143,7 @@ class Setting:
         return self.from_text(str(element.value))
 
 
-# The order is the order fields apply in (DESIGN.md: lang, sentence, focus, mask, self,
+# The order is the order fields apply in (docs/DESIGN.md: lang, sentence, focus, mask, self,
 # scaled, temp, view); `limit` comes before the sentence it limits.
 SCHEMA = (
     Setting("lang", "lang", "lang", "lang", "choice", i18n.DEFAULT_LANG, choices=i18n.LANGS,
