@@ -1,11 +1,14 @@
 """Attention Explorer in the browser: read the controls, compute, write HTML, publish state.
 
 The only module that touches the DOM. Events are caught on #app (its regions are
-re-rendered, so handlers live where events bubble to): `change` for words, switches,
-examples and language; `submit` for the sentence box; `click` for the share buttons.
-A host page may also send `attention:set` messages (see README). Every render ends in
-`publish()`: the state JSON in #attention-state, `data-state` on <html>, the URL
-(history.replaceState) and, when framed, an `attention:state` message to the parent.
+re-rendered, so handlers live where events bubble to): `change` is a dispatch over the
+settings schema (a control named after a setting changes that setting: a word or a view
+only re-reads the record, anything else recomputes it); `input` moves the temperature
+live; `submit` for the sentence box; `click` for the matrix's row headers, reset and the
+share buttons. A host page may also send `attention:set` messages (see README). Every
+render ends in `publish(record)`: the state JSON in #attention-state, `data-state` on
+<html>, the URL (history.replaceState) and, when framed, an `attention:state` message to
+the parent.
 """
 
 import inspect
