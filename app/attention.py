@@ -1,27 +1,42 @@
-"""Scaled dot-product attention for one query, with every intermediate kept.
+"""Scaled dot-product attention for every query row, with every intermediate kept.
 
-The whole formula of the page lives here:
+The whole formula of the page lives here (shapes in brackets; n_q query rows, n_k key
+rows, d the width of a card, d_k of a query/key, d_v of a value):
 
-    q        = x · W_Q                      # (4,)  the clicked word's card turned into a question
-    k_j      = card_j                       # (4,)  W_K is the identity
-    dot_j    = q · k_j                      # QKᵀ, one row of it
-    logit_j  = dot_j / √d_k                 # d_k = 4, so ÷ 2
-    weight_j = softmax(logits over candidates)_j   (0 for non-candidates)
+    Q        = X_q · W_Q                    # [n_q, d_k]  each word's card turned into a question
+    K        = X_k · W_K                    # [n_k, d_k]  W_K = identity: the keys are the cards
+    V        = X_k · W_V                    # [n_k, d_v]  W_V = identity: the values are the cards
+    dot_ij   = q_i · k_j                    # [n_q, n_k]  QKᵀ
+    divisor  = (√d_k if scaled else 1) × T  # T: temperature
+    logit_ij = dot_ij / divisor − m·|i − j| # m: distance-bias slope (0 = off), candidates only
+    w_ij     = softmax over the candidates of row i (0 for the others)
+    out_i    = Σ_j w_ij · v_j               # [n_q, d_v]  the word's new, context-mixed card
+
+Candidates of row i: every key j that is not masked (causal mask: j > i) and is not the
+word itself (j = i) unless `include_self`. With n_q ≠ n_k (cross-attention) there is no
+diagonal and no mask: every key is a candidate.
 
 This module imports only `math`, so it runs unchanged in CPython and in the browser.
-`attend` returns one `Attention` record; the bars, the table and the state JSON read
-it and never recompute anything.
+`attend` returns one `Attention` record for the whole matrix; a word click only reads a
+row of it (`record.row(i)`). The views, the CSV and the state JSON read this record and
+never recompute anything.
 """
 
 import math
 
-FEATURES = ("alive", "action", "thing", "function")  # the four numbers of a card, in order
-D_K = len(FEATURES)  # key dimension: 4
-SCALE = math.sqrt(D_K)  # √d_k = 2.0
+# The four numbers of a card, in order. The fourth is a *function word*: a little word
+# that points to another one (article, pronoun, preposition, conjunction); the page calls
+# it «rimando» in Italian and "pointer" in English (app/i18n.py). The contract keys stay
+# these English names whatever the page's language.
+FEATURES = ("alive", "action", "thing", "function")
+D_MODEL = len(FEATURES)  # width of a card: 4
+D_K = D_MODEL  # the designed heads keep d_k = 4 (the lexicon checks cards against it)
+EXP_CAP = 709.0  # e^709 is about the largest float: e^logit is shown capped there
 
 # W_Q: the "question" matrix. Row i says what a word that has feature i looks for in
 # the other words (columns: alive, action, thing, function). q = x · W_Q, so a card
-# that is a mix of features asks a mix of the rows' questions.
+# that is a mix of features asks a mix of the rows' questions. The last column is all
+# zeros: no word of this toy looks for function words.
 W_Q = (
     # alive action thing function    (what the query asks for)
     (0.0, 3.0, 0.5, 0.0),  # alive: a living being looks for its action (what it does)
@@ -29,49 +44,30 @@ W_Q = (
     (1.0, 2.0, 0.0, 0.0),  # thing: an object looks for the action on it, and its owner
     (2.0, 0.0, 2.0, 0.0),  # function: a little word looks for the noun it points to
 )
+IDENTITY = tuple(tuple(1.0 if i == j else 0.0 for j in range(D_MODEL)) for i in range(D_MODEL))
+W_K = IDENTITY  # keys are the cards themselves
+W_V = IDENTITY  # values are the cards themselves
 
 # A query "asks for" every feature whose component is at least this share of its largest.
 ASKS_FOR_SHARE = 0.5
+# A query whose largest component is below this is "weak": its bars are nearly flat.
+WEAK_QUERY = 1.0
 
 
-class Attention:
-    """Every step of one attention row, for the word at `focus`.
-
-    Lists have one entry per token (length n); `None` marks a value that does not exist
-    for that token (a masked word has no logit, a non-candidate no exponential).
-    """
-
-    __slots__ = (
-        "cards", "focus", "mask", "include_self", "w_q", "query", "asks_for",
-        "candidates", "masked", "dots", "logits", "exps", "exp_sum", "weights", "percents",
-    )
-
-    def __init__(self, **fields):
-        for name in self.__slots__:
-            setattr(self, name, fields[name])
-
-    @property
-    def n(self):
-        return len(self.cards)
-
-    @property
-    def has_candidates(self):
-        return any(self.candidates)
-
-    def status(self, j):
-        """'candidate', 'query' (the clicked word, not included) or 'masked'."""
-        if self.candidates[j]:
-            return "candidate"
-        return "masked" if self.masked[j] else "query"
+def matmul(a, b):
+    """[n, d] · [d, e] -> [n, e] (lists of rows)."""
+    cols = list(zip(*b))
+    return [[sum(x * y for x, y in zip(row, col)) for col in cols] for row in a]
 
 
-def matvec_row(x, m):
-    """Row vector times matrix: (d,) · (d, d) -> (d,)."""
-    return [sum(x[i] * m[i][j] for i in range(len(x))) for j in range(len(m[0]))]
+def is_identity(m):
+    return all(len(row) == len(m) and all(v == (1.0 if i == j else 0.0) for j, v in enumerate(row))
+               for i, row in enumerate(m))
 
 
-def dot(a, b):
-    return sum(ai * bi for ai, bi in zip(a, b))
+def project(x, w):
+    """x · W, skipping the work when W is the identity (the default keys and values)."""
+    return [list(map(float, row)) for row in x] if is_identity(w) else matmul(x, w)
 
 
 def asks_for(query, share=ASKS_FOR_SHARE):
@@ -87,73 +83,194 @@ def asks_for(query, share=ASKS_FOR_SHARE):
     return sorted(picked, key=lambda j: (-query[j], j))
 
 
-def percents(weights, candidates):
-    """Whole-number percentages of the candidates that add up to exactly 100.
+def divisor_for(d_k, scaled=True, temperature=1.0):
+    """(√d_k if scaled else 1) × T: what every dot product is divided by."""
+    return (math.sqrt(d_k) if scaled else 1.0) * temperature
 
-    Largest-remainder rounding on the displayed digits: floor every 100·w, then give the
-    missing points to the largest remainders (ties to the earlier word). The weights
-    themselves are never changed. Non-candidates show 0. With no candidate at all
-    everything is 0 (there is nothing to distribute).
+
+class Row:
+    """One query row of the record: what the bars, the steps table and the output show.
+
+    Lists have one entry per key (length n_k); `None` marks a value that does not exist
+    (a masked word has no dot or logit, a non-candidate no exponential).
     """
-    idx = [j for j, c in enumerate(candidates) if c]
-    out = [0] * len(weights)
-    if not idx:
-        return out
-    raw = {j: weights[j] * 100.0 for j in idx}
-    for j in idx:
-        out[j] = int(math.floor(raw[j]))
-    missing = 100 - sum(out[j] for j in idx)
-    by_remainder = sorted(idx, key=lambda j: (-(raw[j] - out[j]), j))
-    for j in by_remainder[:missing]:
-        out[j] += 1
-    return out
+
+    __slots__ = ("record", "focus", "query", "candidates", "masked", "dots", "logits", "exps",
+                 "exp_sum", "weights", "output")
+
+    def __init__(self, record, i):
+        self.record, self.focus = record, i
+        self.query = record.queries[i]
+        self.candidates, self.masked = record.candidates[i], record.masked[i]
+        self.dots, self.logits, self.exps = record.dots[i], record.logits[i], record.exps[i]
+        self.exp_sum, self.weights = record.exp_sums[i], record.weights[i]
+        self.output = record.outputs[i]
+
+    @property
+    def n(self):
+        return len(self.weights)
+
+    @property
+    def asks_for(self):
+        return asks_for(self.query)
+
+    @property
+    def has_candidates(self):
+        return any(self.candidates)
+
+    @property
+    def candidate_count(self):
+        return sum(self.candidates)
+
+    @property
+    def weak(self):
+        """The question is too faint to prefer anyone much: largest component < 1."""
+        return max(self.query) < WEAK_QUERY
+
+    def status(self, j):
+        """'candidate', 'query' (the asking word itself, not included) or 'masked'."""
+        if self.candidates[j]:
+            return "candidate"
+        return "masked" if self.masked[j] else "query"
 
 
-def candidate_flags(n, focus, mask, include_self):
-    """Which tokens the focus word may look at, and which are hidden by the causal mask."""
-    masked = [bool(mask and j > focus) for j in range(n)]
-    candidates = [(not masked[j]) and (j != focus or include_self) for j in range(n)]
-    return candidates, masked
+class Attention:
+    """Every step of softmax(QKᵀ / divisor) · V for all query rows at once.
 
-
-def attend(cards, focus, mask=False, include_self=False, w_q=W_Q):
-    """One row of softmax(QKᵀ/√d_k) for the word at `focus`, with every intermediate.
-
-    cards: list of n cards, each D_K numbers. focus: index in range(n).
-    mask: causal mask (words after the focus are not candidates, weight exactly 0).
-    include_self: the focus word is a candidate too (what a real model does).
+    Matrices are lists of rows: queries [n_q, d_k], keys [n_k, d_k], values [n_k, d_v],
+    candidates/masked/dots/logits/exps/weights [n_q, n_k], exp_sums [n_q], outputs
+    [n_q, d_v] with `None` for a row that has no candidate.
     """
-    n = len(cards)
-    if not 0 <= focus < n:
-        raise ValueError(f"focus {focus} is outside the sentence (0..{n - 1})")
-    for j, card in enumerate(cards):
-        if len(card) != D_K:
-            raise ValueError(f"card {j} has {len(card)} numbers, expected {D_K}")
 
-    query = matvec_row(cards[focus], w_q)  # (4,)
-    candidates, masked = candidate_flags(n, focus, mask, include_self)
+    __slots__ = ("w_q", "w_k", "w_v", "mask", "include_self", "scaled", "temperature", "slope",
+                 "d_k", "divisor", "queries", "keys", "values", "candidates", "masked", "dots",
+                 "logits", "exps", "exp_sums", "weights", "outputs")
 
-    dots = [None if masked[j] else dot(query, cards[j]) for j in range(n)]  # QKᵀ row
-    logits = [None if d is None else d / SCALE for d in dots]  # ÷ √d_k
+    def __init__(self, **fields):
+        for name in self.__slots__:
+            setattr(self, name, fields[name])
 
+    @property
+    def n_q(self):
+        return len(self.queries)
+
+    @property
+    def n_k(self):
+        return len(self.keys)
+
+    @property
+    def square(self):
+        """Self-attention: one row and one column per word (a diagonal, a possible mask)."""
+        return self.n_q == self.n_k
+
+    def row(self, i):
+        if not 0 <= i < self.n_q:
+            raise ValueError(f"row {i} is outside the matrix (0..{self.n_q - 1})")
+        return Row(self, i)
+
+
+def candidate_flags(i, n_k, square, mask, include_self):
+    """([candidate], [masked]) for query row i: who row i may look at, who the mask hides."""
+    if not square:
+        return [True] * n_k, [False] * n_k
+    masked = [bool(mask and j > i) for j in range(n_k)]
+    return [(not masked[j]) and (j != i or include_self) for j in range(n_k)], masked
+
+
+def softmax_row(logits, candidates):
+    """(exps, exp_sum, weights) of one row: e^logit as shown (capped), stable weights.
+
+    e^logit = e^top · e^(logit − top): one exponential a cell (the shifted ones give the
+    stable weights); only past the cap is e^logit computed on its own.
+    """
+    n = len(logits)
     idx = [j for j in range(n) if candidates[j]]
-    exps = [None] * n
-    weights = [0.0] * n
-    exp_sum = 0.0
-    if idx:
-        top = max(logits[j] for j in idx)
-        for j in idx:
-            exps[j] = math.exp(min(logits[j], 709.0))  # shown as e^logit (capped: no overflow)
-        shifted = [math.exp(logits[j] - top) for j in idx]  # stable softmax
-        total = sum(shifted)
-        for j, e in zip(idx, shifted):
-            weights[j] = e / total
-        exp_sum = sum(exps[j] for j in idx)
+    exps, weights = [None] * n, [0.0] * n
+    if not idx:
+        return exps, 0.0, weights
+    top = max(logits[j] for j in idx)
+    shifted = [math.exp(logits[j] - top) for j in idx]  # stable softmax
+    total = sum(shifted)
+    scale = math.exp(top) if top <= EXP_CAP else None
+    for j, e in zip(idx, shifted):
+        exps[j] = e * scale if scale is not None else math.exp(min(logits[j], EXP_CAP))
+        weights[j] = e / total
+    return exps, sum(exps[j] for j in idx), weights
+
+
+def row_dots(q, key_columns, n_k):
+    """q · k_j for every key, a column at a time (zero components cost nothing): [n_k]."""
+    dots = [0.0] * n_k
+    for qc, column in zip(q, key_columns):
+        if qc:
+            dots = [d + qc * k for d, k in zip(dots, column)]
+    return dots
+
+
+def attend(cards, mask=False, include_self=False, w_q=W_Q, w_k=W_K, w_v=W_V, scaled=True,
+           temperature=1.0, slope=0.0, key_cards=None):
+    """The whole attention matrix for `cards` (self-attention), or for `cards` asking
+    `key_cards` (cross-attention, n_q may differ from n_k), with every intermediate.
+
+    Q = cards · W_Q, K = key_cards · W_K, V = key_cards · W_V; then `attend_qkv`.
+    """
+    key_cards = cards if key_cards is None else key_cards
+    for name, rows, w in (("card", cards, w_q), ("key card", key_cards, w_k)):
+        for j, card in enumerate(rows):
+            if len(card) != len(w):
+                raise ValueError(f"{name} {j} has {len(card)} numbers, expected {len(w)}")
+    record = attend_qkv(project(cards, w_q), project(key_cards, w_k), project(key_cards, w_v),
+                        mask, include_self, scaled, temperature, slope)
+    record.w_q, record.w_k, record.w_v = ([list(map(float, r)) for r in w] for w in (w_q, w_k, w_v))
+    return record
+
+
+def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=True, temperature=1.0,
+               slope=0.0):
+    """softmax(QKᵀ / divisor − m·|i − j|) · V for Q [n_q, d_k], K [n_k, d_k], V [n_k, d_v].
+
+    mask: causal mask (row i does not see keys after i; weight exactly 0).
+    include_self: row i may look at key i (what a real model does).
+    scaled/temperature: divide by (√d_k if scaled else 1) × temperature.
+    slope: m ≥ 0 of the distance bias −m·|i − j| added to candidates' logits.
+    With n_q ≠ n_k there is no diagonal and no mask: every key is a candidate.
+    """
+    if not temperature > 0:
+        raise ValueError(f"temperature must be positive, not {temperature}")
+    if len(keys) != len(values):
+        raise ValueError(f"{len(keys)} keys but {len(values)} values")
+    queries = [list(map(float, r)) for r in queries]
+    keys = [list(map(float, r)) for r in keys]
+    values = [list(map(float, r)) for r in values]
+    n_q, n_k = len(queries), len(keys)
+    d_k = len(keys[0]) if keys else (len(queries[0]) if queries else 0)
+    square = n_q == n_k
+    divisor = divisor_for(d_k, scaled, temperature)
+    key_columns = [list(c) for c in zip(*keys)]  # Kᵀ [d_k, n_k]
+    value_columns = [list(c) for c in zip(*values)]  # Vᵀ [d_v, n_k]
+
+    table = {name: [] for name in ("candidates", "masked", "dots", "logits", "exps", "exp_sums",
+                                   "weights", "outputs")}
+    for i, q in enumerate(queries):
+        candidates, masked = candidate_flags(i, n_k, square, mask, include_self)
+        dots = row_dots(q, key_columns, n_k)  # row i of QKᵀ
+        if slope:
+            logits = [d / divisor - (slope * abs(i - j) if candidates[j] else 0.0) for j, d in enumerate(dots)]
+        else:
+            logits = [d / divisor for d in dots]
+        if mask and square:
+            dots = [None if m else d for d, m in zip(dots, masked)]
+            logits = [None if m else x for x, m in zip(logits, masked)]
+        exps, exp_sum, weights = softmax_row(logits, candidates)
+        output = None
+        if any(candidates):  # Σ_j w_ij · v_j  [d_v] (non-candidates weigh exactly 0)
+            output = [math.fsum(w * v for w, v in zip(weights, column) if w) for column in value_columns]
+        for name, value in (("candidates", candidates), ("masked", masked), ("dots", dots),
+                            ("logits", logits), ("exps", exps), ("exp_sums", exp_sum),
+                            ("weights", weights), ("outputs", output)):
+            table[name].append(value)
 
     return Attention(
-        cards=[list(c) for c in cards], focus=focus, mask=bool(mask),
-        include_self=bool(include_self), w_q=[list(r) for r in w_q], query=query,
-        asks_for=asks_for(query), candidates=candidates, masked=masked, dots=dots,
-        logits=logits, exps=exps, exp_sum=exp_sum, weights=weights,
-        percents=percents(weights, candidates),
-    )
+        w_q=None, w_k=None, w_v=None, mask=bool(mask and square), include_self=bool(include_self),
+        scaled=bool(scaled), temperature=float(temperature), slope=float(slope), d_k=d_k,
+        divisor=divisor, queries=queries, keys=keys, values=values, **table)

@@ -1,4 +1,5 @@
-"""What leaves the page: the steps table as CSV, and the snippet to embed the page.
+"""What leaves the page: the steps table and the whole matrix as CSV, and the snippet to
+embed the page.
 
 Pure functions (no DOM): app/main.py turns their text into a download or the clipboard.
 """
@@ -15,6 +16,8 @@ CSV_COLUMNS = {
     "en": ("word", "alive", "action", "thing", "pointer", "status", "q·k", "logit", "e^logit",
            "weight", "percent"),
 }
+OUTPUT_LABEL = {"it": "nuovo «{word}»", "en": "new “{word}”"}  # the output row: its 4 numbers
+MATRIX_CORNER = {"it": "chi chiede \\ guarda", "en": "who asks \\ looks at"}
 STATUS = {
     "it": {"candidate": "candidata", "query": "parola della domanda", "masked": "mascherata"},
     "en": {"candidate": "candidate", "query": "query word", "masked": "masked"},
@@ -29,30 +32,54 @@ def _full(x, lang):
     return text.replace(".", ",") if lang == "it" else text
 
 
-def steps_csv(result, tokens, lang):
-    """The steps table as CSV text: one row a word, numbers at full precision.
+def _writer(out, lang):
+    return csv.writer(out, delimiter=";" if lang == "it" else ",", lineterminator="\r\n")
+
+
+def steps_csv(row, tokens, lang):
+    """The steps table of the selected row as CSV text: one row a word, numbers at full
+    precision, then the word's output (its new card) on a last row.
 
     Italian uses ';' between columns and a decimal comma (what an Italian spreadsheet
     expects); English uses ',' and a decimal point. Starts with a BOM so spreadsheets
     read it as UTF-8.
     """
     out = io.StringIO()
-    writer = csv.writer(out, delimiter=";" if lang == "it" else ",", lineterminator="\r\n")
+    writer = _writer(out, lang)
     writer.writerow(CSV_COLUMNS[lang])
     for j, tok in enumerate(tokens):
-        status = result.status(j)
+        status = row.status(j)
+        shown = status == "candidate"
         writer.writerow(
             [tok.text] + [_full(v, lang) for v in tok.card] + [STATUS[lang][status]]
-            + [_full(result.dots[j] if status == "candidate" else None, lang),
-               _full(result.logits[j] if status == "candidate" else None, lang),
-               _full(result.exps[j], lang), _full(result.weights[j], lang),
-               f"{result.percents[j]}%"])
+            + [_full(row.dots[j] if shown else None, lang), _full(row.logits[j] if shown else None, lang),
+               _full(row.exps[j], lang), _full(row.weights[j], lang),
+               i18n.percent(row.weights[j], lang, 1)])
+    if row.output is not None:
+        label = OUTPUT_LABEL[lang].format(word=tokens[row.focus].text)
+        writer.writerow([label] + [_full(v, lang) for v in row.output]
+                        + [""] * (len(CSV_COLUMNS[lang]) - 1 - len(row.output)))
     return "\ufeff" + out.getvalue()
 
 
-def csv_filename(tokens, result, lang):
-    word = "".join(c for c in tokens[result.focus].text if c.isalnum())[:30] or "parola"
+def matrix_csv(record, tokens, lang):
+    """The whole n×n matrix of weights as CSV (full precision): a header row of the words
+    looked at, then one row per word asking (for slides and worksheets)."""
+    out = io.StringIO()
+    writer = _writer(out, lang)
+    writer.writerow([MATRIX_CORNER[lang]] + [t.text for t in tokens])
+    for i, tok in enumerate(tokens):
+        writer.writerow([tok.text] + [_full(w, lang) for w in record.weights[i]])
+    return "\ufeff" + out.getvalue()
+
+
+def csv_filename(tokens, row, lang):
+    word = "".join(c for c in tokens[row.focus].text if c.isalnum())[:30] or "parola"
     return f"{'attenzione' if lang == 'it' else 'attention'}-{word}.csv"
+
+
+def matrix_filename(lang):
+    return "matrice-attenzione.csv" if lang == "it" else "attention-matrix.csv"
 
 
 def embed_snippet(page_url, lang):

@@ -14,13 +14,13 @@ DEFAULT_LANG = "it"
 PRESETS = {
     "it": [
         ("Il gatto seduto sul tappeto dormiva", 5),
-        ("Lucia ha preso la mela e l'ha mangiata", 6),
+        ("Lucia ha preso la mela e l'ha mangiata", 8),
         ("Il cane rincorre la palla nel giardino", 2),
         ("La maestra legge una storia ai bambini", 2),
     ],
     "en": [
         ("The cat sat on the mat and slept", 7),
-        ("Lucy took the apple and ate it", 6),
+        ("Lucy took the apple and ate it", 5),
         ("The dog chases the ball in the garden", 2),
         ("The teacher reads a story to the children", 2),
     ],
@@ -46,7 +46,7 @@ STRINGS = {
         "presets_label": "Oppure scegli un esempio",
         "presets_pick": "— esempi —",
         "mask": "Maschera causale",
-        "mask_hint": "ogni parola guarda solo quelle che vengono prima, come in GPT",
+        "mask_hint": "nessuna parola guarda quelle che vengono dopo (in GPT una parola vede sé stessa e quelle prima)",
         "self": "Includi la parola stessa",
         "self_hint": "come fa un modello vero",
         "lang_legend": "Lingua",
@@ -80,7 +80,7 @@ STRINGS = {
             "verb": "verbo",
             "number": "numero",
             "symbol": "simbolo",
-            "noun": "parola sconosciuta: trattata come una cosa",
+            "noun": "parola sconosciuta, trattata come una cosa",
         },
         "pick_word": "Scegli una parola della frase per vedere dove guarda.",
         "query_heading": "La domanda di «{word}»",
@@ -96,19 +96,20 @@ STRINGS = {
             "sé da guardare. Un modello vero metterebbe tutto il peso su sé stessa (prova "
             "«Includi la parola stessa»)."
         ),
-        "no_candidates_alone": "«{word}» è l'unica parola: non ce n'è un'altra da guardare.",
+        "no_candidates_alone": "«{word}» è l'unica parola: non ce n'è un'altra da guardare. Prova «Includi la parola stessa»: guarderà sé stessa, al 100%.",
         "one_candidate": (
             "Resta un solo candidato, «{other}»: la softmax di un solo numero vale 1, quindi il "
             "100% è aritmetica, non una preferenza."
         ),
         "steps_heading": "I passaggi del calcolo",
-        "formula": "pesi = softmax(QKᵀ / √d_k), con d_k = 4, quindi √d_k = 2",
-        "table_caption": "Passaggi per «{word}»: prodotto scalare, divisione per 2, esponenziale, percentuale",
+        "formula_scaled": "pesi = softmax(QKᵀ / (√d_k × T)), con d_k = {d_k}, √d_k = {root}, T = {t}: divisore ÷ {divisor}",
+        "formula_unscaled": "pesi = softmax(QKᵀ / T), senza √d_k, T = {t}: divisore ÷ {divisor}",
+        "table_caption": "Passaggi per «{word}»: prodotto scalare, divisione per {divisor}, esponenziale, percentuale",
         "col_word": "Parola",
         "col_card": "Carta k",
         "col_products": "q · k scritto per esteso",
         "col_dot": "q · k",
-        "col_logit": "logit = q·k ÷ 2",
+        "col_logit": "logit = q·k ÷ {divisor}",
         "col_exp": "e^logit",
         "col_weight": "peso = e^logit ÷ Σ",
         "col_percent": "%",
@@ -116,7 +117,39 @@ STRINGS = {
         "masked_logit": "−∞ (maschera)",
         "wq_summary": "La matrice delle domande W_Q (riga: la caratteristica di chi chiede; colonna: che cosa cerca)",
         "wq_caption": "W_Q: q = x · W_Q",
-        "wq_row": "ha",
+        "wq_corner": "chi chiede ↓ · cerca →",
+        "wq_zero_column": "La colonna «{feature}» è tutta zero: qui nessuna parola cerca le paroline di rimando.",
+        "query_weak": "«{word}» fa una domanda debole (il numero più grande è {top}, meno di 1): non preferisce quasi nessuno, le barre sono quasi piatte.",
+        "keys_values": "Le chiavi sono le carte stesse (K = carte · W_K, con W_K = identità) e anche i valori (V = carte · W_V, con W_V = identità). Si divide per √d_k perché i prodotti scalari crescono con il numero di caratteristiche: senza divisione la softmax si satura.",
+        "scaled": "Dividi per √d_k",
+        "scaled_hint": "√4 = 2: tiene i punteggi piccoli, così la softmax non si satura",
+        "temp": "Temperatura",
+        "temp_value": "T = {t}",
+        "temp_hint": "divide ancora i punteggi: bassa = più netta, alta = più piatta",
+        "saturated": "La softmax è satura: quasi tutto il peso va a una parola sola. Succede quando i punteggi sono grandi (prova a riaccendere «Dividi per √d_k» o ad alzare la temperatura): per questo si divide per √d_k.",
+        "flat": "I pesi sono quasi piatti: «{word}» guarda tutte le parole più o meno allo stesso modo (punteggi vicini fra loro, o temperatura alta).",
+        "rounding_note": "Ogni percentuale è arrotondata da sola, quindi sommate fanno {sum} e non 100,0%: i pesi invece sommano esattamente a 1.",
+        "view_legend": "Che cosa mostrare",
+        "view_bars": "Barre",
+        "view_table": "Passaggi",
+        "view_heatmap": "Matrice",
+        "view_output": "Nuova carta",
+        "heatmap_heading": "Chi guarda chi: la matrice di tutti i pesi",
+        "heatmap_help": "Ogni riga è una parola che chiede, ogni colonna una parola guardata; i numeri sono percentuali. · = nascosta dalla maschera (−∞ → 0); — = la parola stessa, non candidata. Scegli una riga con il suo nome.",
+        "heatmap_caption": "Pesi di attenzione in percentuale: righe = chi chiede (query), colonne = chi è guardato (chiave)",
+        "heatmap_corner": "chi chiede ↓ · guarda →",
+        "heatmap_cost": "{n} parole → {cells} punteggi; 1.000 parole → 1.000.000: il costo cresce con il quadrato delle parole.",
+        "output_heading": "La nuova carta di «{word}»",
+        "output_sum": "nuovo «{word}» = {terms}",
+        "output_line": "risultato = {vector}",
+        "output_old": "carta di prima",
+        "output_new": "carta nuova",
+        "output_digits": "La somma scritta usa i pesi arrotondati della tabella; il risultato è calcolato con i pesi completi, quindi l'ultima cifra può differire.",
+        "output_meaning": "La nuova carta di «{word}» è una miscela delle carte (i valori V) delle parole che guarda, ciascuna pesata dalla sua attenzione: la parola ora porta con sé un po' del suo contesto.",
+        "output_none": "«{word}» non guarda nessuna parola, quindi non ha una nuova carta.",
+        "reset": "Ripristina tutto",
+        "export_matrix": "Scarica la matrice (CSV)",
+        "link_value_bad": "Il link contiene «{name}={value}», che non va bene (valori ammessi: {allowed}): uso «{name}={fallback}».",
         "ready": "Pronto: scegli una parola.",
         "empty": "Scrivi almeno una parola: la frase è vuota. Resta visibile la frase di prima.",
         "too_long": (
@@ -129,7 +162,7 @@ STRINGS = {
         ),
         "link_sentence_bad": "La frase del link non si può mostrare: {why} Mostro l'esempio iniziale.",
         "link_focus_bad": "Il link chiede la parola numero «{value}», che in questa frase non c'è: scegline una.",
-        "link_flag_bad": "Il link contiene «{name}={value}», che non capisco: uso «{name}=0».",
+        "link_flag_bad": "Il link contiene «{name}={value}», che non capisco: uso «{name}={fallback}».",
         "link_lang_bad": "Il link chiede la lingua «{value}», che non c'è: uso l'italiano.",
         "link_limit_bad": "Il link chiede «limit={value}»: deve essere un numero da 1 a {limit}. Uso il limite normale.",
         "lexicon_problem": "Lessico {file}, riga {line}: {what}",
@@ -180,7 +213,7 @@ STRINGS = {
         "presets_label": "Or pick an example",
         "presets_pick": "— examples —",
         "mask": "Causal mask",
-        "mask_hint": "each word looks only at the words before it, as in GPT",
+        "mask_hint": "no word looks at the words after it (in GPT a word sees itself and the words before it)",
         "self": "Include the word itself",
         "self_hint": "as a real model does",
         "lang_legend": "Language",
@@ -214,7 +247,7 @@ STRINGS = {
             "verb": "verb (-ize, -ify)",
             "number": "number",
             "symbol": "symbol",
-            "noun": "unknown word: treated as a thing",
+            "noun": "unknown word, treated as a thing",
         },
         "pick_word": "Pick a word of the sentence to see where it looks.",
         "query_heading": "The question of “{word}”",
@@ -230,19 +263,20 @@ STRINGS = {
             "at. A real model would put all the weight on the word itself (try “Include the "
             "word itself”)."
         ),
-        "no_candidates_alone": "“{word}” is the only word: there is no other word to look at.",
+        "no_candidates_alone": "“{word}” is the only word: there is no other word to look at. Try “Include the word itself”: it will look at itself, 100%.",
         "one_candidate": (
             "Only one candidate is left, “{other}”: the softmax of a single number is 1, so the "
             "100% is arithmetic, not a preference."
         ),
         "steps_heading": "The steps of the computation",
-        "formula": "weights = softmax(QKᵀ / √d_k), with d_k = 4, so √d_k = 2",
-        "table_caption": "Steps for “{word}”: dot product, divide by 2, exponential, percentage",
+        "formula_scaled": "weights = softmax(QKᵀ / (√d_k × T)), with d_k = {d_k}, √d_k = {root}, T = {t}: divisor ÷ {divisor}",
+        "formula_unscaled": "weights = softmax(QKᵀ / T), no √d_k, T = {t}: divisor ÷ {divisor}",
+        "table_caption": "Steps for “{word}”: dot product, divide by {divisor}, exponential, percentage",
         "col_word": "Word",
         "col_card": "Card k",
         "col_products": "q · k written out",
         "col_dot": "q · k",
-        "col_logit": "logit = q·k ÷ 2",
+        "col_logit": "logit = q·k ÷ {divisor}",
         "col_exp": "e^logit",
         "col_weight": "weight = e^logit ÷ Σ",
         "col_percent": "%",
@@ -250,7 +284,39 @@ STRINGS = {
         "masked_logit": "−∞ (mask)",
         "wq_summary": "The question matrix W_Q (row: the feature of the asking word; column: what it looks for)",
         "wq_caption": "W_Q: q = x · W_Q",
-        "wq_row": "has",
+        "wq_corner": "who asks ↓ · looks for →",
+        "wq_zero_column": "The “{feature}” column is all zeros: here no word looks for pointer words.",
+        "query_weak": "“{word}” asks a weak question (its largest number is {top}, less than 1): it hardly prefers anyone, the bars are nearly flat.",
+        "keys_values": "The keys are the cards themselves (K = cards · W_K, with W_K = identity), and so are the values (V = cards · W_V, with W_V = identity). We divide by √d_k because dot products grow with the number of features: without the division the softmax saturates.",
+        "scaled": "Divide by √d_k",
+        "scaled_hint": "√4 = 2: keeps the scores small, so the softmax does not saturate",
+        "temp": "Temperature",
+        "temp_value": "T = {t}",
+        "temp_hint": "divides the scores again: low = sharper, high = flatter",
+        "saturated": "The softmax is saturated: almost all the weight goes to one word. It happens when the scores are large (try switching “Divide by √d_k” back on or raising the temperature): this is why we divide by √d_k.",
+        "flat": "The weights are nearly flat: “{word}” looks at every word about the same (scores close to each other, or a high temperature).",
+        "rounding_note": "Each percentage is rounded on its own, so together they make {sum}, not 100.0%: the weights themselves add up to exactly 1.",
+        "view_legend": "What to show",
+        "view_bars": "Bars",
+        "view_table": "Steps",
+        "view_heatmap": "Matrix",
+        "view_output": "New card",
+        "heatmap_heading": "Who looks at whom: the matrix of all weights",
+        "heatmap_help": "Each row is a word asking, each column a word looked at; the numbers are percentages. · = hidden by the mask (−∞ → 0); — = the word itself, not a candidate. Pick a row by its name.",
+        "heatmap_caption": "Attention weights in percent: rows = who asks (query), columns = who is looked at (key)",
+        "heatmap_corner": "who asks ↓ · looks at →",
+        "heatmap_cost": "{n} words → {cells} scores; 1,000 words → 1,000,000: the cost grows with the square of the words.",
+        "output_heading": "The new card of “{word}”",
+        "output_sum": "new “{word}” = {terms}",
+        "output_line": "result = {vector}",
+        "output_old": "card before",
+        "output_new": "new card",
+        "output_digits": "The written sum uses the table's rounded weights; the result is computed with the full weights, so the last digit may differ.",
+        "output_meaning": "The new card of “{word}” is a mix of the cards (the values V) of the words it looks at, each weighted by its attention: the word now carries a little of its context.",
+        "output_none": "“{word}” looks at no word, so it has no new card.",
+        "reset": "Reset everything",
+        "export_matrix": "Download the matrix (CSV)",
+        "link_value_bad": "The link contains “{name}={value}”, which is not allowed (allowed values: {allowed}): using “{name}={fallback}”.",
         "ready": "Ready: pick a word.",
         "empty": "Type at least one word: the sentence is empty. The previous sentence stays on screen.",
         "too_long": (
@@ -263,7 +329,7 @@ STRINGS = {
         ),
         "link_sentence_bad": "The sentence in the link cannot be shown: {why} Showing the first example.",
         "link_focus_bad": "The link asks for word number “{value}”, which this sentence does not have: pick one.",
-        "link_flag_bad": "The link contains “{name}={value}”, which I do not understand: using “{name}=0”.",
+        "link_flag_bad": "The link contains “{name}={value}”, which I do not understand: using “{name}={fallback}”.",
         "link_lang_bad": "The link asks for language “{value}”, which is not available: using Italian.",
         "link_limit_bad": "The link asks for “limit={value}”: it must be a number from 1 to {limit}. Using the usual limit.",
         "lexicon_problem": "Lexicon {file}, line {line}: {what}",
@@ -304,24 +370,38 @@ def text(lang, key, **params):
     return template.format(**params) if params else template
 
 
+def half_up(x, decimals):
+    """|x| × 10**decimals as a whole number, by the page's rounding rule.
+
+    The rule (README, "Numbers on the page"): write the number with 15 significant
+    digits, then round half up to the digits shown. 0.2875 → 0.287500000000000 → 0.288
+    (plain float formatting gives 0.287, since 0.2875 is 0.28749999… in binary). Integer
+    arithmetic on the 15 digits: the browser's trimmed standard library has no `decimal`.
+    """
+    mantissa, exponent = format(abs(x), ".14e").split("e")  # d.dddddddddddddd, 15 digits
+    digits = int(mantissa.replace(".", ""))
+    shift = int(exponent) - 14 + decimals  # |x|·10**decimals = digits · 10**shift
+    if shift >= 0:
+        return digits * 10 ** shift
+    whole, rest = divmod(digits, 10 ** -shift)
+    return whole + (1 if 2 * rest >= 10 ** -shift else 0)
+
+
 @functools.lru_cache(maxsize=8192)  # cards repeat the same few values: format each once
 def num(x, lang, decimals=3):
-    """A number with `decimals` digits, the language's decimal mark and a true minus sign.
-
-    Rounded half up on its decimal value, as a student rounds by hand: 1,995 ÷ 2 = 0,9975
-    shows as 0,998 (plain float formatting gives 0,997, since 0.9975 is 0.99749999… in
-    binary). The binary noise is dropped first by writing the number to 12 decimals.
-    """
-    noise = 12 - decimals
-    scaled = int(f"{abs(x):.12f}".replace(".", ""))  # |x| × 10**12, exact
-    whole, rest = divmod(scaled, 10 ** noise)
-    if rest * 2 >= 10 ** noise:
-        whole += 1
+    """A number with `decimals` digits, the language's decimal mark and a true minus sign,
+    rounded by `half_up`'s rule (1,995 ÷ 2 = 0,9975 shows as 0,998)."""
+    whole = half_up(x, decimals)
     digits = str(whole).rjust(decimals + 1, "0")
     s = digits[:len(digits) - decimals] + ("." + digits[len(digits) - decimals:] if decimals else "")
     if x < 0 and whole:
         s = "−" + s  # no "−0,000"
     return s.replace(".", ",") if lang == "it" else s
+
+
+def percent(weight, lang, decimals=0):
+    """100 × weight, rounded half up on its own to `decimals` digits, with '%': 42,4%."""
+    return num(100.0 * weight, lang, decimals) + "%"
 
 
 @functools.lru_cache(maxsize=8192)
@@ -339,4 +419,7 @@ def join_words(items, lang):
     items = list(items)
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + f" {STRINGS[lang]['and']} " + items[-1]
+    conj = STRINGS[lang]["and"]
+    if lang == "it" and items[-1][:1].lower() == "e":
+        conj = "ed"  # "azioni ed esseri viventi"
+    return ", ".join(items[:-1]) + f" {conj} " + items[-1]

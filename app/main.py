@@ -1,11 +1,14 @@
 """Attention Explorer in the browser: read the controls, compute, write HTML, publish state.
 
 The only module that touches the DOM. Events are caught on #app (its regions are
-re-rendered, so handlers live where events bubble to): `change` for words, switches,
-examples and language; `submit` for the sentence box; `click` for the share buttons.
-A host page may also send `attention:set` messages (see README). Every render ends in
-`publish()`: the state JSON in #attention-state, `data-state` on <html>, the URL
-(history.replaceState) and, when framed, an `attention:state` message to the parent.
+re-rendered, so handlers live where events bubble to): `change` is a dispatch over the
+settings schema (a control named after a setting changes that setting: a word or a view
+only re-reads the record, anything else recomputes it); `input` moves the temperature
+live; `submit` for the sentence box; `click` for the matrix's row headers, reset and the
+share buttons. A host page may also send `attention:set` messages (see README). Every
+render ends in `publish(record)`: the state JSON in #attention-state, `data-state` on
+<html>, the URL (history.replaceState) and, when framed, an `attention:state` message to
+the parent.
 """
 
 import inspect
@@ -15,8 +18,10 @@ import js
 from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window, when
 
-from app import export, lexicon, render, state
+from app import contract, export, lexicon, render, settings as schema
 from app.i18n import LANGS, PRESETS, text
+from app.views.controls import temperature_value
+
 
 class _Lexicons(dict):
     """Lexicons loaded on first use: the second language costs nothing until it is chosen."""
@@ -27,11 +32,12 @@ class _Lexicons(dict):
 
 
 _lexicons = _Lexicons()
-_settings = None  # state.Settings shown now
+_settings = None  # settings.Settings shown now
 _tokens = []  # lexicon.Token list of the shown sentence
-_result = None  # attention.Attention for the selected word, or None
-_OUR_PARAMS = ("s", "focus", "mask", "self", "lang")
+_record = None  # attention.Attention: the whole matrix for the shown sentence and settings
+_row = None  # the selected word's row of _record, or None
 _framed = not getattr(js.Object, "is")(window.parent, window)
+ROW_VIEWS = ("query", "bars", "table", "output")  # the sections that show the selected row
 
 
 def _region(name):
@@ -44,10 +50,12 @@ def _set_messages(notes=()):
 
 
 def _render(settings, tokens, regions, notes=()):
-    """Compute the result for `settings` and redraw the named regions ("all", "sentence")."""
-    global _settings, _tokens, _result
+    """Compute the record for `settings` and redraw the named regions ("all", "sentence")
+    and the analysis."""
+    global _settings, _tokens, _record, _row
     _settings, _tokens = settings, tokens
-    _result = state.analyse(settings, tokens)
+    _record = contract.compute(settings, tokens)
+    _row = contract.selected_row(settings, _record)
     lang = settings.lang
     if "all" in regions:
         document.documentElement.lang = lang
@@ -59,20 +67,51 @@ def _render(settings, tokens, regions, notes=()):
     if "all" in regions or "sentence" in regions:
         _region("sentence").innerHTML = render.render_sentence(tokens, settings.focus, lang)
         _region("sentence-input").value = settings.text
-        preset = state.preset_index(settings.sentence, lang)
+        preset = schema.preset_index(settings.sentence, lang)
         _region("preset").value = "" if preset is None else str(preset)
-    _region("analysis").innerHTML = render.render_analysis(_result, tokens, lang)
-    _region("announce").textContent = render.announcement(_result, tokens, lang)
+    analysis = _region("analysis")
+    analysis.innerHTML = render.render_analysis(settings, tokens, _record, _row)
+    analysis.dataset.view = settings.view
+    _region("announce").textContent = render.row_announcement(_row, tokens, lang)
     _set_messages(notes)
-    _publish()
+    publish(_record)
+
+
+def _select_row(i):
+    """Select word i: only read row i of the record there is (no recomputation) and
+    redraw the views of the row; the heatmap only moves its highlight."""
+    global _settings, _row
+    if _record is None or not 0 <= i < _record.n_q:
+        return
+    if _row is None or document.getElementById("view-bars") is None:
+        _render(_settings.copy(focus=i), _tokens, ())
+        return
+    _settings = _settings.copy(focus=i)
+    _row = _record.row(i)
+    lang = _settings.lang
+    for name, html in render.render_row_views(_row, _tokens, lang).items():
+        _region("view-" + name).innerHTML = html
+    for tr in document.querySelectorAll(".heatmap tr.selected"):
+        tr.classList.remove("selected")
+        tr.querySelector(".row-pick").setAttribute("aria-pressed", "false")
+    tr = document.querySelector(f'.heatmap tr[data-row="{i}"]')
+    if tr:
+        tr.classList.add("selected")
+        tr.querySelector(".row-pick").setAttribute("aria-pressed", "true")
+    radio = document.querySelector(f'input[name="word"][value="{i}"]')
+    if radio and not radio.checked:
+        radio.checked = True
+    _region("announce").textContent = render.row_announcement(_row, _tokens, lang)
+    _set_messages()
+    publish(_record)
 
 
 def _page_url(embed=None):
     """This page's address for the current state; `embed` True/False adds/removes embed=1."""
     params = js.URLSearchParams.new(window.location.search)
-    for name in _OUR_PARAMS:
+    for name in schema.URL_KEYS:
         params.delete(name)
-    for name, value in state.param_pairs(_settings):
+    for name, value in schema.param_pairs(_settings):
         params.set(name, value)
     if embed is True:
         params.set("embed", "1")
@@ -81,9 +120,10 @@ def _page_url(embed=None):
     return window.location.origin + window.location.pathname + "?" + params.toString()
 
 
-def _publish(payload=None):
-    """Publish the state; `payload` is its JSON when the caller has it already."""
-    payload = payload or state.state_json(state.build_state(_settings, _tokens, _result))
+def publish(record, payload=None):
+    """Publish the state of `record` (the one on screen); `payload` is its JSON when the
+    caller has it already."""
+    payload = payload or contract.state_json(contract.build_state(_settings, _tokens, record))
     _region("attention-state").textContent = payload
     document.documentElement.dataset.state = "ready"
     window.history.replaceState(None, "", _page_url())
@@ -96,12 +136,12 @@ def _show_sentence(sentence):
     """Show a new sentence (switches kept; an example starts with its word selected). On
     bad input keep the old sentence on screen and say why; the box keeps the text."""
     lang = _settings.lang
-    tokens, problem = state.check_sentence(sentence, _lexicons[lang], _settings.limit)
+    tokens, problem = schema.check_sentence(sentence, _lexicons[lang], _settings.limit)
     if tokens is None:
         _settings.text = sentence
         _set_messages([problem])
         return False
-    focus = state.preset_focus(sentence, lang)
+    focus = schema.preset_focus(sentence, lang)
     _render(_settings.copy(sentence=sentence, text=sentence, focus=focus), tokens, ("sentence",))
     return True
 
@@ -110,7 +150,7 @@ def _show_error(error):
     js.console.error(traceback.format_exc())
     lang = _settings.lang if _settings else "it"
     _region("messages").innerHTML = render.render_messages(
-        [state.Note("error_handler", level="error", error=type(error).__name__)], (), lang)
+        [schema.Note("error_handler", level="error", error=type(error).__name__)], (), lang)
 
 
 def guarded(handler):
@@ -133,22 +173,56 @@ def guarded(handler):
     return run
 
 
+def _apply(setting, value):
+    """A control changed `setting` to `value`: recompute, or only re-read the record."""
+    global _settings
+    if setting.attr == "focus":
+        _select_row(value)
+    elif setting.recompute:
+        _render(_settings.copy(**{setting.attr: value}), _tokens, ())
+    else:  # the view an embedded widget shows: nothing to compute or redraw
+        _settings = _settings.copy(**{setting.attr: value})
+        _region("analysis").dataset.view = value
+        publish(_record)
+
+
 @when("change", "#app")
 @guarded
 def on_change(event):
+    """The dispatch: a control named after a setting of the schema changes that setting."""
     target = event.target
     name = target.name
-    if name == "word":
-        _render(_settings.copy(focus=int(target.value)), _tokens, ())
-    elif name in ("mask", "self"):
-        attr = "mask" if name == "mask" else "include_self"
-        _render(_settings.copy(**{attr: bool(target.checked)}), _tokens, ())
-    elif name == "preset" and target.value != "":
+    if name == "preset" and target.value != "":
         _show_sentence(PRESETS[_settings.lang][int(target.value)][0])
     elif name == "lang" and target.value in LANGS and target.value != _settings.lang:
-        settings, tokens = state.switch_language(_settings, target.value, _lexicons)
+        settings, tokens = schema.switch_language(_settings, target.value, _lexicons)
         _render(settings, tokens, ("all",))
         document.querySelector(f'input[name="lang"][value="{settings.lang}"]').focus()
+    elif name == "word":
+        _select_row(int(target.value))
+    elif name in schema.BY_CONTROL and name != "lang":
+        setting = schema.BY_CONTROL[name]
+        try:
+            value = setting.from_control(target)
+        except schema.Bad:
+            return
+        if value != getattr(_settings, setting.attr):
+            _apply(setting, value)
+
+
+@when("input", "#app")
+@guarded
+def on_input(event):
+    """The temperature follows the slider live (bars, heatmap and table)."""
+    target = event.target
+    if target.name == "temp":
+        setting = schema.BY_CONTROL["temp"]
+        value = setting.from_control(target)
+        said = temperature_value(value, _settings.lang)
+        _region("temp-value").textContent = said
+        target.setAttribute("aria-valuetext", said)
+        if value != _settings.temperature:
+            _apply(setting, value)
 
 
 @when("keydown", "#app")
@@ -196,12 +270,7 @@ async def _copy(value):
     _share_status(text(lang, "copied" if copied else "copy_manual"))
 
 
-def _download_csv():
-    if _result is None:
-        return
-    lang = _settings.lang
-    data = export.steps_csv(_result, _tokens, lang)
-    name = export.csv_filename(_tokens, _result, lang)
+def _download(data, name):
     options = to_js({"type": "text/csv;charset=utf-8"}, dict_converter=js.Object.fromEntries)
     blob = js.Blob.new(to_js([data]), options)
     url = js.URL.createObjectURL(blob)
@@ -212,7 +281,7 @@ def _download_csv():
     link.click()
     link.remove()
     js.setTimeout(create_proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
-    _share_status(text(lang, "downloaded", file=name))
+    _share_status(text(_settings.lang, "downloaded", file=name))
 
 
 @when("click", "#app")
@@ -225,15 +294,28 @@ async def on_click(event):
         await _copy(_page_url(embed=False))
     elif button.id == "copy-embed":
         await _copy(export.embed_snippet(_page_url(embed=True), _settings.lang))
-    elif button.id == "export-csv":
-        _download_csv()
+    elif button.id == "export-csv" and _row is not None:
+        _download(export.steps_csv(_row, _tokens, _settings.lang),
+                  export.csv_filename(_tokens, _row, _settings.lang))
+    elif button.id == "export-matrix" and _record is not None:
+        _download(export.matrix_csv(_record, _tokens, _settings.lang),
+                  export.matrix_filename(_settings.lang))
+    elif button.id == "reset":
+        settings, tokens = schema.reset(_settings, _lexicons)
+        _render(settings, tokens, ("all",))
+        _region("reset").focus()
+    elif button.classList.contains("row-pick"):
+        _select_row(int(button.dataset.row))
+        picked = document.querySelector(f'.row-pick[data-row="{button.dataset.row}"]')
+        if picked:
+            picked.focus()
 
 
 def _apply_host_message(data):
     """Apply an attention:set message (already known to come from our parent)."""
     if hasattr(data, "to_py"):
         data = data.to_py()
-    settings, tokens, warnings, notes = state.host_update(_settings, _tokens, data, _lexicons)
+    settings, tokens, warnings, notes = schema.host_update(_settings, _tokens, data, _lexicons)
     for warning in warnings:
         js.console.warn(warning)
     _render(settings, tokens, ("all",), notes)
@@ -257,23 +339,25 @@ def start():
     (a test keeps it so; the state JSON is compared to be sure), so the controls are only
     enabled: no redraw, no layout shift.
     """
-    global _settings, _tokens, _result
+    global _settings, _tokens, _record, _row
     params = {}
     search = js.URLSearchParams.new(window.location.search)
     for name in search.keys():
         params.setdefault(name, list(search.getAll(name)))
-    settings, notes = state.parse_params(params, _lexicons)
-    tokens, _ = state.check_sentence(settings.sentence, _lexicons[settings.lang], settings.limit)
-    result = state.analyse(settings, tokens)
-    payload = state.state_json(state.build_state(settings, tokens, result))
-    if (not notes and not _lexicons[settings.lang].problems and not any(p in params for p in _OUR_PARAMS)
+    settings, notes = schema.parse_params(params, _lexicons)
+    tokens, _ = schema.check_sentence(settings.sentence, _lexicons[settings.lang], settings.limit)
+    record = contract.compute(settings, tokens)
+    payload = contract.state_json(contract.build_state(settings, tokens, record))
+    if (not notes and not _lexicons[settings.lang].problems
+            and not any(p in params for p in schema.URL_KEYS)
             and payload == _region("attention-state").textContent):
         # (a lexicon edited after the build would differ from the pre-render: full render then)
-        _settings, _tokens, _result = settings, tokens, result
+        _settings, _tokens, _record = settings, tokens, record
+        _row = contract.selected_row(settings, record)
         for element in document.querySelectorAll("#app [disabled]"):
             element.removeAttribute("disabled")
         _region("status").querySelector(".status-text").textContent = text(settings.lang, "ready")
-        _publish(payload)
+        publish(record, payload)
     else:
         _render(settings, tokens, ("all",), notes)
     window.addEventListener("message", create_proxy(on_message))
@@ -282,5 +366,6 @@ def start():
         for data in queued.to_py(depth=1) if hasattr(queued, "to_py") else []:
             _apply_host_message(data)
         window.attentionQueue = to_js([])
+
 
 start()

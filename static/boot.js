@@ -84,7 +84,8 @@
   }
 
   /* The pre-rendered example is not what a link with a state asks for: say so meanwhile. */
-  var pending = /(^|[?&])(s|focus|mask|self|lang|limit)=/.test(location.search);
+  var stateParams = ((document.currentScript && document.currentScript.dataset.params) || "").split(/\s+/);
+  var pending = stateParams.some(function (name) { return name && params.has(name); });
   document.addEventListener("DOMContentLoaded", function () { say(pending ? T.startLink : T.start, 0.05); });
 
   /* Preload Python's files (listed in this script's data-preload) right after the first

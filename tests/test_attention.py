@@ -7,15 +7,17 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from app import attention
-from app.attention import attend, percents
-from tests.reference import attention_row
+from app.attention import attend, attend_qkv
+from tests.reference import attention_matrix
 
 ALIVE, ACTION, THING, FUNCTION = [1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]
+DEFAULT_CARDS = [[0, 0, 0, 1], [0.95, 0.05, 0.1, 0], [0.1, 0.7, 0.2, 0], [0, 0, 0.1, 0.9],
+                 [0, 0, 1, 0], [0, 1, 0, 0]]  # Il gatto seduto sul tappeto dormiva
 
 
 def test_hand_worked_verb_looks_at_living_being_then_thing():
     """A verb's card [0,1,0,0] asks W_Q's action row [3,0,2,0]: dots 3 and 2, ÷2, softmax."""
-    r = attend([ALIVE, ACTION, THING], focus=1)
+    r = attend([ALIVE, ACTION, THING]).row(1)
     assert r.query == [3.0, 0.0, 2.0, 0.0]
     assert r.dots[0] == 3.0 and r.dots[2] == 2.0
     assert r.logits[0] == 1.5 and r.logits[2] == 1.0  # divided by √d_k = 2
@@ -24,20 +26,31 @@ def test_hand_worked_verb_looks_at_living_being_then_thing():
     assert r.exp_sum == pytest.approx(7.1999708988, abs=1e-9)
     assert r.weights[0] == pytest.approx(1 / (1 + math.exp(-0.5)), abs=1e-15)  # 0.6225
     assert r.weights[1] == 0.0  # the word itself is not a candidate by default
-    assert r.percents == [62, 0, 38]
     assert r.asks_for == [0, 2]  # "looking for living beings and things"
 
 
 def test_default_sentence_matches_the_numbers_worked_by_hand():
     """'Il gatto seduto sul tappeto dormiva', dormiva: e^x = 1, 4.595, 1.419, 1.105, 2.718."""
-    cards = [[0, 0, 0, 1], [0.95, 0.05, 0.1, 0], [0.1, 0.7, 0.2, 0], [0, 0, 0.1, 0.9], [0, 0, 1, 0],
-             [0, 1, 0, 0]]
-    r = attend(cards, focus=5)
+    r = attend(DEFAULT_CARDS).row(5)
     assert r.dots[:5] == pytest.approx([0.0, 3.05, 0.7, 0.2, 2.0], abs=1e-12)
     assert r.exps[:5] == pytest.approx([1.0, 4.59514, 1.41907, 1.10517, 2.71828], abs=1e-5)
     assert r.exp_sum == pytest.approx(10.83767, abs=1e-5)
-    # floors 9+42+13+10+25 = 99; the largest remainder (gatto, .400) gets the missing point
-    assert r.percents == [9, 43, 13, 10, 25, 0]
+    assert r.weights[1] == pytest.approx(0.42399760933593045, abs=1e-15)
+
+
+def test_seed_003_worked_example_done_correctly():
+    """Seed 003's 3×3 example (Q = K = [[1,0],[0,1],[1,1]], V = [[10,0],[0,10],[5,5]], every
+    word a candidate): rows ≈ [0,40; 0,20; 0,40], [0,20; 0,40; 0,40], [0,25; 0,25; 0,50],
+    out₁ ≈ [6,0; 4,0] (the seed's 0,36/0,18/0,46 and [5,9; 4,1] are a slip)."""
+    qk = [[1, 0], [0, 1], [1, 1]]
+    r = attend_qkv(qk, qk, [[10, 0], [0, 10], [5, 5]], include_self=True)
+    assert r.divisor == pytest.approx(math.sqrt(2))
+    expected = [[0.40, 0.20, 0.40], [0.20, 0.40, 0.40], [0.25, 0.25, 0.50]]
+    for row, want in zip(r.weights, expected):
+        assert [round(w, 2) for w in row] == want
+    assert [round(x, 1) for x in r.outputs[0]] == [6.0, 4.0]
+    # by hand: e^(1/√2) = 2.0281, e^0 = 1 -> 2.0281 / (2·2.0281 + 1) = 0.40111
+    assert r.weights[0][0] == pytest.approx(math.exp(2 ** -0.5) / (2 * math.exp(2 ** -0.5) + 1), abs=1e-15)
 
 
 cards_strategy = st.integers(min_value=1, max_value=12).flatmap(
@@ -45,91 +58,126 @@ cards_strategy = st.integers(min_value=1, max_value=12).flatmap(
 matrix_strategy = st.lists(st.lists(st.floats(-3, 3), min_size=4, max_size=4), min_size=4, max_size=4)
 
 
+def close(a, b, tol=1e-12):
+    """|a − b| ≤ tol·max(1, |b|): absolute near zero, relative for large numbers."""
+    return abs(a - b) <= tol * max(1.0, abs(b))
+
+
 @settings(max_examples=300, deadline=None)
-@given(cards=cards_strategy, w_q=matrix_strategy, data=st.data())
-def test_every_intermediate_equals_numpy_reference(cards, w_q, data):
-    """Query, logits, exponentials, their sum and weights equal an independent numpy computation
-    (to 1e-12; exponentials, which grow to e^24 here, relative to 1e-12)."""
-    focus = data.draw(st.integers(0, len(cards) - 1))
-    mask, include_self = data.draw(st.booleans()), data.draw(st.booleans())
-    r = attend(cards, focus, mask, include_self, w_q=w_q)
-    q, scores, weights, allowed = attention_row(cards, w_q, focus, mask, include_self)
-    exps = np.exp(scores[allowed])
-    np.testing.assert_allclose(r.query, q, rtol=0, atol=1e-12)
-    np.testing.assert_allclose([r.exps[j] for j in np.flatnonzero(allowed)], exps, rtol=1e-12, atol=0)
-    assert math.isclose(r.exp_sum, exps.sum(), rel_tol=1e-12, abs_tol=0)
-    for j in range(len(cards)):
-        assert r.candidates[j] == bool(allowed[j])
-        assert (r.exps[j] is None) == (not allowed[j])  # no exponential for a non-candidate
-        if r.logits[j] is not None:
-            assert abs(r.logits[j] - scores[j]) <= 1e-12
-        assert abs(r.weights[j] - weights[j]) <= 1e-12
-    if allowed.any():
-        assert math.isclose(sum(r.weights), 1.0, abs_tol=1e-12)
-        assert sum(r.percents) == 100
-    else:
-        assert sum(r.weights) == 0 and sum(r.percents) == 0
+@given(cards=cards_strategy, w_q=matrix_strategy, w_k=matrix_strategy, w_v=matrix_strategy,
+       mask=st.booleans(), include_self=st.booleans(), scaled=st.booleans(),
+       temperature=st.floats(0.05, 20), slope=st.sampled_from([0.0, 0.5, 2.0]))
+def test_every_intermediate_equals_numpy_reference(cards, w_q, w_k, w_v, mask, include_self, scaled,
+                                                   temperature, slope):
+    """Q, K, V, dots, logits, exps and their sums, weights and outputs of every row equal an
+    independent numpy computation to 1e-12 (relative for exponentials, below the cap)."""
+    r = attend(cards, mask, include_self, w_q, w_k, w_v, scaled, temperature, slope)
+    x = np.asarray(cards, dtype=float)
+    q, k, v = x @ np.asarray(w_q), x @ np.asarray(w_k), x @ np.asarray(w_v)
+    ref = attention_matrix(q, k, v, mask, include_self, scaled, temperature, slope)
+    np.testing.assert_allclose(r.queries, q, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(r.keys, k, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(r.values, v, rtol=0, atol=1e-12)
+    assert close(r.divisor, ref["divisor"])
+    for i in range(len(cards)):
+        allowed = ref["allowed"][i]
+        assert r.candidates[i] == [bool(a) for a in allowed]
+        for j in range(len(cards)):
+            if r.dots[i][j] is None:
+                assert r.masked[i][j] and not allowed[j]
+                continue
+            assert close(r.dots[i][j], ref["dots"][i][j])
+            assert close(r.logits[i][j], ref["logits"][i][j])
+            assert abs(r.weights[i][j] - ref["weights"][i][j]) <= 1e-12
+            if allowed[j] and ref["logits"][i][j] < attention.EXP_CAP:
+                assert math.isclose(r.exps[i][j], ref["exps"][i][j], rel_tol=1e-12)
+        if allowed.any():
+            if ref["logits"][i][allowed].max() < attention.EXP_CAP:
+                assert math.isclose(r.exp_sums[i], ref["exp_sums"][i], rel_tol=1e-12)
+            assert math.isclose(sum(r.weights[i]), 1.0, abs_tol=1e-12)
+            np.testing.assert_allclose(r.outputs[i], ref["output"][i], rtol=0, atol=1e-12)
+        else:
+            assert r.outputs[i] is None and sum(r.weights[i]) == 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(n_q=st.integers(1, 6), extra=st.integers(1, 5), data=st.data())
+def test_cross_attention_has_no_diagonal_and_no_mask(n_q, extra, data):
+    """With n_q ≠ n_k every key is a candidate of every row (mask reports false)."""
+    n_k = n_q + extra if data.draw(st.booleans()) or n_q - extra < 1 else n_q - extra
+    mats = st.lists(st.lists(st.floats(-3, 3), min_size=2, max_size=2), min_size=n_k, max_size=n_k)
+    q = data.draw(st.lists(st.lists(st.floats(-3, 3), min_size=2, max_size=2), min_size=n_q, max_size=n_q))
+    k, v = data.draw(mats), data.draw(mats)
+    r = attend_qkv(q, k, v, mask=True)
+    ref = attention_matrix(q, k, v, mask=True)
+    np.testing.assert_allclose(r.weights, ref["weights"], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(r.outputs, ref["output"], rtol=0, atol=1e-12)
+    assert not r.mask and all(all(row) for row in r.candidates)
 
 
 def test_mask_hides_later_words_with_weight_exactly_zero():
     """With the causal mask, words after the focus are not candidates and weigh exactly 0."""
-    r = attend([ALIVE, ACTION, THING, FUNCTION], focus=1, mask=True)
+    r = attend([ALIVE, ACTION, THING, FUNCTION], mask=True).row(1)
     assert r.masked == [False, False, True, True]
     assert r.weights[2] == 0.0 and r.weights[3] == 0.0
     assert r.logits[2] is None and r.exps[2] is None
 
 
 def test_mask_first_word_has_nobody_to_look_at():
-    """The first word with the mask has no candidate: every weight and percent is 0."""
-    r = attend([ALIVE, ACTION, THING], focus=0, mask=True)
-    assert not r.has_candidates
-    assert r.weights == [0.0, 0.0, 0.0] and r.percents == [0, 0, 0]
+    """The first word with the mask has no candidate: every weight is 0, no output."""
+    r = attend([ALIVE, ACTION, THING], mask=True).row(0)
+    assert not r.has_candidates and r.output is None
+    assert r.weights == [0.0, 0.0, 0.0]
 
 
 def test_mask_second_word_gets_exactly_100_on_the_first():
     """Softmax of one element is 1: the second word puts 100% on the first, whatever the cards."""
-    r = attend([FUNCTION, ACTION, ALIVE], focus=1, mask=True)
-    assert r.weights[0] == 1.0 and r.percents[0] == 100
+    r = attend([FUNCTION, ACTION, ALIVE], mask=True).row(1)
+    assert r.weights[0] == 1.0 and r.output == [0.0, 0.0, 0.0, 1.0]
 
 
 def test_include_self_makes_the_word_a_candidate():
     """'Include the word itself' adds the focus word; with the mask the first word gets 100%."""
-    r = attend([ALIVE, ACTION], focus=1, include_self=True)
+    r = attend([ALIVE, ACTION], include_self=True).row(1)
     assert r.candidates == [True, True] and sum(r.weights) == pytest.approx(1.0)
-    first = attend([ALIVE, ACTION], focus=0, mask=True, include_self=True)
-    assert first.weights == [1.0, 0.0] and first.percents == [100, 0]
+    first = attend([ALIVE, ACTION], mask=True, include_self=True).row(0)
+    assert first.weights == [1.0, 0.0]
+
+
+def test_scale_off_and_temperature_change_the_divisor():
+    """Divisor = √d_k × T: 2 by default, 1 without the scale, 4 with T = 2, 0,5 with T = ¼ unscaled…"""
+    assert attend(DEFAULT_CARDS).divisor == 2.0
+    assert attend(DEFAULT_CARDS, scaled=False).divisor == 1.0
+    assert attend(DEFAULT_CARDS, temperature=2.0).divisor == 4.0
+    assert attend(DEFAULT_CARDS, scaled=False, temperature=0.25).row(5).logits[1] == 3.05 / 0.25
+
+
+def test_low_temperature_saturates_high_temperature_flattens():
+    """Moving T: at 0.25 unscaled «dormiva» puts ≥ 98% on «gatto»; at 8 every share is near 1/5."""
+    sharp = attend(DEFAULT_CARDS, scaled=False, temperature=0.25).row(5)
+    assert max(sharp.weights) >= 0.98
+    flat = attend(DEFAULT_CARDS, temperature=8).row(5)
+    assert max(flat.weights) <= 1.5 / 5
+
+
+def test_distance_bias_prefers_near_words():
+    """Slope m: equal cards, the nearer word wins (−m|i−j| on candidates only)."""
+    r = attend([ALIVE, ALIVE, ALIVE, ALIVE], slope=1.0).row(0)
+    assert r.weights[1] > r.weights[2] > r.weights[3]
+    assert r.logits[0] == r.dots[0] / 2  # the non-candidate self cell keeps its plain logit
 
 
 def test_softmax_is_stable_for_large_logits():
     """Softmax subtracts the max: huge logits still give finite weights that sum to 1."""
     big = [[100.0] * 4, [100.0] * 4, [99.0] * 4]
-    r = attend(big, focus=0, w_q=[[1000.0] * 4] * 4)
+    r = attend(big, w_q=[[1000.0] * 4] * 4).row(0)
     assert all(math.isfinite(w) for w in r.weights) and sum(r.weights) == pytest.approx(1.0)
 
 
-@given(st.lists(st.floats(0, 1, allow_subnormal=False), min_size=1, max_size=40))
-def test_percents_add_up_to_exactly_100_and_the_spare_points_go_to_the_largest_remainders(raw):
-    """Largest remainder: percents sum to 100, each is floor(100·w) or one more, and every word
-    that got a spare point has a remainder at least as large as every word that did not
-    (the earlier word first on a tie)."""
-    total = sum(raw)
-    weights = [w / total for w in raw] if total > 0 else [1 / len(raw)] * len(raw)
-    candidates = [True] * len(raw)
-    p = percents(weights, candidates)
-    assert sum(p) == 100
-    floors = [math.floor(100 * w) for w in weights]
-    assert all(f <= pj <= f + 1 for f, pj in zip(floors, p))
-    got = [j for j in range(len(p)) if p[j] == floors[j] + 1]
-    left = [j for j in range(len(p)) if p[j] == floors[j]]
-    remainder = [100 * w - f for w, f in zip(weights, floors)]
-    for g in got:
-        for n in left:
-            assert remainder[g] > remainder[n] or (remainder[g] == remainder[n] and g < n), (g, n)
-
-
-def test_percents_tie_goes_to_the_earlier_word():
-    """Three equal weights: 34 + 33 + 33, the extra point to the first word."""
-    assert percents([1 / 3] * 3, [True] * 3) == [34, 33, 33]
+def test_default_keys_and_values_are_the_cards():
+    """W_K = W_V = identity: K and V are the cards themselves."""
+    r = attend(DEFAULT_CARDS)
+    assert r.keys == r.values == [list(map(float, c)) for c in DEFAULT_CARDS]
 
 
 def test_query_words_pick_the_largest_components():
@@ -139,12 +187,12 @@ def test_query_words_pick_the_largest_components():
     assert attention.asks_for([0.0, 0.0, 0.0, 0.0]) == []
 
 
-def test_bad_focus_and_bad_card_are_specific_errors():
-    """A focus outside the sentence or a card of the wrong size is a ValueError, not a crash."""
+def test_bad_row_and_bad_card_are_specific_errors():
+    """A row outside the matrix or a card of the wrong size is a ValueError, not a crash."""
     with pytest.raises(ValueError, match="outside"):
-        attend([ALIVE], focus=3)
+        attend([ALIVE]).row(3)
     with pytest.raises(ValueError, match="expected 4"):
-        attend([[1, 0, 0]], focus=0)
+        attend([[1, 0, 0]])
 
 
 def test_attention_imports_only_math():

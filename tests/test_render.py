@@ -1,11 +1,13 @@
-"""The pure renderers (app/render.py): escaping, the table's numbers, the pre-render."""
+"""The pure renderers (app/render.py and app/views/): escaping, the table's numbers, the pre-render."""
 
 import re
 from html.parser import HTMLParser
 
 from hypothesis import given, settings, strategies as st
 
-from app import render, state
+from app import contract, render, settings as state
+from app.views import heatmap, output, sentence, steps
+from tests.reference import rule_percent
 from app.lexicon import Token
 from tools import build
 
@@ -33,17 +35,24 @@ ALLOWED_ATTRS = {"id", "class", "for", "name", "type", "value", "checked", "disa
                  "autocomplete", "spellcheck", "lang", "title", "aria-hidden", "aria-label",
                  "data-index", "data-col", "viewbox", "preserveaspectratio", "focusable", "width",
                  "height", "role", "tabindex", "colspan", "scope", "readonly", "rows", "hidden",
-                 "aria-valuenow", "aria-valuemin", "aria-valuemax", "aria-valuetext"}
+                 "aria-valuenow", "aria-valuemin", "aria-valuemax", "aria-valuetext", "data-row",
+                 "aria-pressed", "data-view", "min", "max", "step"}
+
+
+def analysed(s, tokens):
+    """(record, selected row) for settings `s`."""
+    record = contract.compute(s, tokens)
+    return record, contract.selected_row(s, record)
 
 
 def render_everything(text_in, focus=0, mask=False, include_self=False, lang="it"):
     words = [text_in, "gatto", text_in]
     tokens = [Token(w, [0.5, 0.5, 0.5, 0.5], known=(i != 0), guess="noun") for i, w in enumerate(words)]
     s = state.Settings(text_in, focus, mask, include_self, lang)
-    result = state.analyse(s, tokens)
+    record, row = analysed(s, tokens)
     notes = [state.Note("link_focus_bad", value=text_in), state.Note("link_sentence_bad",
              why=state.Note("empty"))]
-    return render.render_app(s, tokens, result, notes=notes)
+    return render.render_app(s, tokens, record, row, notes=notes)
 
 
 @settings(max_examples=200, deadline=None)
@@ -81,21 +90,23 @@ def test_table_shows_every_step_with_italian_decimal_commas(lexicons):
     """The steps table writes q·k as products, then dot, ÷2, e^x, weight, % and the totals."""
     s = state.default_settings("it")
     tokens, _ = state.check_sentence(s.sentence, lexicons["it"])
-    html = render.render_table(state.analyse(s, tokens), tokens, "it")
+    record, row = analysed(s, tokens)
+    html = steps.render_table(row, tokens, "it")
     assert table_cells(html, "products")[1] == "3×0,95 + 0×0,05 + 2×0,1 + 0×0"
     assert table_cells(html, "dot")[:5] == ["0,000", "3,050", "0,700", "0,200", "2,000"]
     assert table_cells(html, "logit")[1] == "1,525"
     assert table_cells(html, "exp")[1] == "4,595"
-    assert table_cells(html, "percent") == ["9%", "43%", "13%", "10%", "25%"]
-    assert table_cells(html, "exp-sum") == ["Σ = 10,838"] and table_cells(html, "percent-sum") == ["100%"]
-    assert "softmax(QKᵀ / √d_k)" in render.render_analysis(state.analyse(s, tokens), tokens, "it")
+    assert table_cells(html, "percent") == ["9,2%", "42,4%", "13,1%", "10,2%", "25,1%"]
+    assert table_cells(html, "exp-sum") == ["Σ = 10,838"] and table_cells(html, "percent-sum") == ["100,0%"]
+    assert "softmax(QKᵀ / (√d_k × T))" in render.render_analysis(s, tokens, record, row)
+    assert "divisore ÷ 2" in html and "logit = q·k ÷ 2" in html
 
 
 def test_english_table_uses_decimal_points(lexicons):
     """In English the same numbers use a decimal point."""
     s = state.default_settings("en")
     tokens, _ = state.check_sentence(s.sentence, lexicons["en"])
-    html = render.render_table(state.analyse(s, tokens), tokens, "en")
+    html = steps.render_table(analysed(s, tokens)[1], tokens, "en")
     assert "." in table_cells(html, "dot")[1] and "," not in table_cells(html, "dot")[1]
 
 
@@ -103,8 +114,7 @@ def test_masked_and_self_rows_say_what_they_are(lexicons):
     """With the mask, later words show −∞ and 0%; the clicked word says it asks the question."""
     s = state.Settings("Il gatto dorme", 1, mask=True)
     tokens, _ = state.check_sentence(s.sentence, lexicons["it"])
-    result = state.analyse(s, tokens)
-    html = render.render_analysis(result, tokens, "it")
+    html = render.render_analysis(s, tokens, *analysed(s, tokens))
     assert "−∞ (maschera)" in html and "è la parola che fa la domanda" in html
     assert "aritmetica, non una preferenza" in html  # one candidate left
 
@@ -113,14 +123,14 @@ def test_first_word_with_mask_explains_nobody_to_look_at(lexicons):
     """The first word under the mask: the page says there is nobody to look at."""
     s = state.Settings("Il gatto dorme", 0, mask=True, lang="en")
     tokens, _ = state.check_sentence(s.sentence, lexicons["en"])
-    html = render.render_analysis(state.analyse(s, tokens), tokens, "en")
+    html = render.render_analysis(s, tokens, *analysed(s, tokens))
     assert "no word before it to look at" in html and "real model" in html
 
 
 def test_guessed_words_are_marked_in_the_sentence(lexicons):
     """A word not in the lexicon carries the ≈ mark and the reason of the guess."""
     tokens, _ = state.check_sentence("Il gatto di Zorro", lexicons["it"])
-    html = render.render_sentence(tokens, None, "it")
+    html = sentence.render_sentence(tokens, None, "it")
     assert html.count('class="word guessed"') == 1 and "nome proprio" in html
 
 
@@ -133,9 +143,9 @@ def test_committed_prerender_is_fresh():
 def test_every_app_module_is_shipped_by_the_pyscript_config():
     """pyscript.toml lists every module of app/ (except main.py, the entry script) and lexicon."""
     config = (build.ROOT / "pyscript.toml").read_text(encoding="utf-8")
-    for path in sorted((build.ROOT / "app").glob("*.py")):
+    for path in sorted((build.ROOT / "app").rglob("*.py")):
         if path.name != "main.py":
-            assert f'"./app/{path.name}"' in config
+            assert f'"./{path.relative_to(build.ROOT).as_posix()}"' in config
     for path in sorted((build.ROOT / "lexicon").glob("*.csv")):
         assert f'"./lexicon/{path.name}"' in config
 
@@ -152,10 +162,10 @@ def test_announcement_says_where_the_word_looks_largest_first(lexicons):
     """The live-region sentence lists words by attention, with 'per cento' in Italian."""
     s = state.default_settings("it")
     tokens, _ = state.check_sentence(s.sentence, lexicons["it"])
-    said = render.announcement(state.analyse(s, tokens), tokens, "it")
-    assert said == ("«dormiva» guarda: gatto: 43 per cento, tappeto: 25 per cento, seduto: 13 per cento, "
+    said = render.row_announcement(analysed(s, tokens)[1], tokens, "it")
+    assert said == ("«dormiva» guarda: gatto: 42 per cento, tappeto: 25 per cento, seduto: 13 per cento, "
                     "sul: 10 per cento, Il: 9 per cento.")
-    assert render.announcement(None, tokens, "en") == "Pick a word of the sentence to see where it looks."
+    assert render.row_announcement(None, tokens, "en") == "Pick a word of the sentence to see where it looks."
 
 
 def test_numbers_round_half_up_as_by_hand():
@@ -165,3 +175,115 @@ def test_numbers_round_half_up_as_by_hand():
     assert num(2.0005, "it") == "2,001" and num(0.0004999, "it") == "0,000"
     assert num(-0.0004, "it") == "0,000" and num(-1.2345, "it") == "−1,235"
     assert short(0.35000000000000003, "it") == "0,35" and short(3.0, "en") == "3"
+
+
+# --- the percent rule (README, "Numbers on the page") ----------------------------------------
+
+@settings(max_examples=500, deadline=None)
+@given(weight=st.floats(0, 1), decimals=st.sampled_from([0, 1]), lang=st.sampled_from(["it", "en"]))
+def test_every_percentage_follows_the_stated_rule(weight, decimals, lang):
+    """Any weight shows as 100 × weight rounded half up on its own (bars: 0 digits, table: 1)."""
+    from app.i18n import percent
+    assert percent(weight, lang, decimals) == rule_percent(weight, decimals, lang)
+
+
+def test_percentages_check_by_hand_where_version_1_did_not():
+    """0,424 shows 42% (not 43%), 0,2875 shows 28,8%, equal weights show equal percentages."""
+    from app.i18n import percent
+    assert percent(0.42399760933593045, "it") == "42%"
+    assert percent(0.2875, "it", 1) == "28,8%" and percent(0.0745, "en", 1) == "7.5%"
+    assert {percent(1 / 12, "it") for _ in range(12)} == {"8%"}
+
+
+def test_rounding_note_when_the_parts_do_not_add_up(lexicons):
+    """Three equal weights show 33,3% each (99,9%): a note says why; the total row says 100,0%."""
+    tokens = [Token(w, [1.0, 0, 0, 0], known=True) for w in ("a", "b", "c", "d")]
+    s = state.Settings("a b c d", 0)
+    html = steps.render_table(analysed(s, tokens)[1], tokens, "it")
+    assert table_cells(html, "percent") == ["33,3%"] * 3
+    assert table_cells(html, "percent-sum") == ["100,0%"]
+    assert "sommate fanno 99,9%" in html
+
+
+def test_html_table_derives_colspans_from_column_keys():
+    """A cell spanning to a named column gets the colspan the columns give, not a hand count."""
+    from app.views.html import Cell, Column, table
+    cols = [Column(k, k) for k in ("name", "a", "b", "c", "d")]
+    html = table(cols, [("x", ["1", Cell("rest", until="d")], {})])
+    assert '<td data-col="a">1</td><td data-col="b" colspan="3">rest</td>' in html
+
+
+# --- heatmap, output, notes ---------------------------------------------------------------------
+
+def default_it(lexicons, **changes):
+    s = state.default_settings("it").copy(**changes)
+    tokens, _ = state.check_sentence(s.sentence, lexicons["it"])
+    return s, tokens, *analysed(s, tokens)
+
+
+def test_heatmap_has_every_weight_row_headers_and_marks(lexicons):
+    """6×6 grid: rows = who asks, a button per row, the selected row marked, the diagonal —,
+    masked cells ·, and the n² line '6 parole → 36 punteggi'."""
+    s, tokens, record, row = default_it(lexicons, mask=True)
+    html = heatmap.render_heatmap(record, tokens, 5, "it")
+    assert html.count('class="row-pick"') == 6 and 'aria-pressed="true"' in html
+    cells = re.findall(r'<td class="(s\d|masked|self)">([^<]*)</td>', html)
+    assert len(cells) == 36
+    assert cells[0] == ("masked", "·") or cells[0] == ("self", "—")
+    assert cells[1] == ("masked", "·")  # Il cannot look at gatto, which comes after it
+    assert [c[1] for c in cells[30:36]] == ["9", "42", "13", "10", "25", "—"]
+    assert "6 parole → 36 punteggi; 1.000 parole → 1.000.000" in html
+
+
+def test_output_is_the_weighted_sum_of_the_values(lexicons):
+    """'nuovo «dormiva» = 0,424 × gatto + 0,251 × tappeto + …' and the new card Σ w·v."""
+    s, tokens, record, row = default_it(lexicons)
+    html = output.render_output(row, tokens, "it")
+    assert "nuovo «dormiva» = 0,424 × gatto + 0,251 × tappeto + 0,131 × seduto + 0,102 × sul + 0,092 × Il" in html
+    import numpy as np
+    want = np.asarray(row.weights) @ np.asarray([t.card for t in tokens])
+    np.testing.assert_allclose(row.output, want, atol=1e-12)
+    assert "carta nuova" in html and "0,42" in html
+
+
+def test_notes_for_saturated_flat_and_weak(lexicons):
+    """Scale off and T = ⅛: a saturation note; T = 8: a flat note; a faint card: a weak question."""
+    s, tokens, record, row = default_it(lexicons, scaled=False, temperature=0.125)
+    assert "satura" in render.explain(row, tokens, "it")
+    s, tokens, record, row = default_it(lexicons, temperature=8.0)
+    assert "quasi piatti" in render.explain(row, tokens, "it")
+    faint = [Token("x", [0.1, 0.1, 0.1, 0.1], known=True), Token("y", [1, 0, 0, 0], known=True),
+             Token("z", [0, 0, 1, 0], known=True)]
+    row = contract.selected_row(state.Settings("x y z", 0), contract.compute(state.Settings("x y z", 0), faint))
+    from app.views.query import query_words
+    assert "domanda debole" in query_words(row, "x", "it")
+
+
+def test_page_text_corrections(lexicons):
+    """ed before e-, W_Q's corner cell and zero column, one colon in the guess tooltip,
+    the one-word hint and the mask hint that is true with the self switch off."""
+    from app.i18n import PRESETS, STRINGS, join_words
+    assert join_words(["azioni", "esseri viventi"], "it") == "azioni ed esseri viventi"
+    s, tokens, record, row = default_it(lexicons)
+    html = render.render_analysis(s, tokens, record, row)
+    assert "chi chiede ↓ · cerca →" in html and "nessuna parola cerca le paroline di rimando" in html
+    guessed, _ = state.check_sentence("Zorro", lexicons["it"])
+    note = sentence.guess_note(guessed[0], "it")
+    assert note.count(":") == 0
+    one = state.Settings("Zorro", 0)
+    one_row = contract.selected_row(one, contract.compute(one, guessed))
+    assert "Includi la parola stessa" in render.explain(one_row, guessed, "it")
+    assert "vengono prima, come in GPT" not in STRINGS["it"]["mask_hint"]
+    sentence_2, focus_2 = PRESETS["it"][1]
+    s2 = state.Settings(sentence_2, focus_2)
+    tokens2, _ = state.check_sentence(sentence_2, lexicons["it"])
+    weights = sorted(analysed(s2, tokens2)[1].weights, reverse=True)
+    assert weights[0] - weights[1] > 0.01  # a clear winner, not a tie
+
+
+@settings(max_examples=2000, deadline=None)
+@given(weight=st.floats(0, 1))
+def test_heatmap_cells_follow_the_percent_rule(weight):
+    """The grid's quick whole percentage equals the stated rule for any weight."""
+    assert f"{heatmap.whole_percent(weight)}%" == rule_percent(weight, 0, "it")
+    assert heatmap.whole_percent(0.125) == 13 and heatmap.whole_percent(0.005) == 1

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app import lexicon, render, state  # noqa: E402
+from app import contract, lexicon, render, settings as schema  # noqa: E402
 
 START, END = "<!-- prerender:start -->", "<!-- prerender:end -->"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
@@ -97,11 +97,12 @@ def trimmed_stdlib(full_zip, modules):
 def prerendered_region(lang="it"):
     """The HTML between the markers: the default example, controls disabled, and its state."""
     lexicons = {code: lexicon.load_lexicon(code) for code in lexicon.LANGS}
-    settings = state.default_settings(lang)
-    tokens, _ = state.check_sentence(settings.sentence, lexicons[lang])
-    result = state.analyse(settings, tokens)
-    app = render.render_app(settings, tokens, result, interactive=False)
-    data = state.state_json(state.build_state(settings, tokens, result))
+    settings = schema.default_settings(lang)
+    tokens, _ = schema.check_sentence(settings.sentence, lexicons[lang])
+    record = contract.compute(settings, tokens)
+    row = contract.selected_row(settings, record)
+    app = render.render_app(settings, tokens, record, row, interactive=False)
+    data = contract.state_json(contract.build_state(settings, tokens, record))
     return (f'{START}\n<main id="app">{app}</main>\n'
             f'<script type="application/json" id="attention-state">{data}</script>\n{END}')
 
@@ -119,11 +120,16 @@ def preload_list(root=ROOT):
 
 
 def with_prerender(page):
-    """index.html text with its pre-rendered region, runtime paths and preloads made current."""
+    """index.html text with its pre-rendered region, runtime paths, preloads and the list
+    of state parameters (boot.js's data-params, from the settings schema) made current."""
     head, rest = page.split(START, 1)
     _, tail = rest.split(END, 1)
     preload = 'data-preload="\n  ' + "\n  ".join(preload_list()) + '"'
     head = re.sub(r'data-preload="[^"]*"', lambda _: preload, with_runtime_paths(head))
+    params = 'data-params="' + " ".join(schema.URL_KEYS) + '"'
+    if "data-params=" not in head:
+        head = head.replace('<script src="./static/boot.js"', '<script src="./static/boot.js" ' + params)
+    head = re.sub(r'data-params="[^"]*"', lambda _: params, head)
     return head + prerendered_region() + tail
 
 

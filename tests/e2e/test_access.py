@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from app.i18n import STRINGS
+from tests.reference import rule_percent
 from tests.e2e.conftest import get_state, new_context, open_page, wait_ready, wait_state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,7 +130,7 @@ def test_screen_reader_hears_the_result_and_the_bars_values(app):
     assert live.get_attribute("aria-live") == "polite"
     top = max((r for r in s["rows"] if r["candidate"]), key=lambda r: r["weight"])
     word = s["tokens"][top["index"]]["text"]
-    assert live.text_content().startswith("«gatto» guarda: " + f"{word}: {top['percent'][:-1]} per cento")
+    assert live.text_content().startswith("«gatto» guarda: " + f"{word}: {rule_percent(top['weight'], 0, 'it')[:-1]} per cento")
     meters = app.locator('#analysis svg[role="meter"]')
     assert meters.count() == sum(r["candidate"] for r in s["rows"])
     first = meters.first

@@ -188,12 +188,14 @@ def test_csv_export_matches_the_state_row_by_row(browser, base_url):
     rows = list(csv.reader(io.StringIO(text), delimiter=";"))
     assert rows[0][:6] == ["parola", "vivo", "azione", "cosa", "rimando", "stato"]
     state = get_state(page)
-    assert len(rows) == 1 + len(state["tokens"])
+    assert len(rows) == 1 + len(state["tokens"]) + 1  # header, a row a word, the output
+    output = state["matrix"]["output"][state["focus"]]
+    assert rows[-1][0] == "nuovo «tappeto»" and [float(v.replace(",", ".")) for v in rows[-1][1:5]] == output
     for row, token, srow in zip(rows[1:], state["tokens"], state["rows"]):
         assert row[0] == token["text"]
         assert [float(v.replace(",", ".")) for v in row[1:5]] == token["card"]
         assert float(row[9].replace(",", ".")) == srow["weight"]  # full precision, exactly
-        assert row[10] == srow["percent"]
+        assert row[10] == (srow["percent"] if srow["candidate"] else "0,0%")
         if srow["dot"] is not None and srow["candidate"]:
             assert float(row[6].replace(",", ".")) == srow["dot"]
     assert info.value.suggested_filename == "attenzione-tappeto.csv"

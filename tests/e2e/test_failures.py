@@ -15,7 +15,7 @@ def test_page_is_readable_with_a_loading_indicator_before_python_is_ready(browse
     assert "Avvio di Python" in page.locator("#status").inner_text()
     assert page.locator("label.word").count() == 6
     assert page.locator("#analysis .bar-row").count() == 6
-    assert page.locator('td[data-col="percent"]').all_inner_texts() == ["9%", "43%", "13%", "10%", "25%"]
+    assert page.locator('td[data-col="percent"]').all_inner_texts() == ["9,2%", "42,4%", "13,1%", "10,2%", "25,1%"]
     assert page.locator('input[name="word"]:disabled').count() == 6
     assert get_state(page)["focus"] == 5  # the pre-rendered state is there too
     context.close()
@@ -113,7 +113,7 @@ def test_framed_page_posts_its_state_to_the_parent(browser, base_url):
     """In an iframe, every render posts {type: 'attention:state', state} to the host page."""
     context, page = open_host(browser, base_url, "./?focus=1")
     message = page.evaluate("window.got.find(m => m.type === 'attention:state')")
-    assert message["state"]["focus"] == 1 and message["state"]["version"] == 1
+    assert message["state"]["focus"] == 1 and message["state"]["version"] == 2
     frame = page.frame_locator("iframe")
     frame.locator('label.word[data-index="4"]').click()
     page.wait_for_function("window.got.some(m => m.type === 'attention:state' && m.state.focus === 4)")

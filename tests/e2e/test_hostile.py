@@ -5,6 +5,7 @@ from urllib.parse import quote
 
 import pytest
 
+from app.settings import HOST_KEYS, URL_KEYS
 from tests.e2e.conftest import csp_violations, get_state, open_host, open_page, wait_ready
 
 SENTINEL = "window.__pwned=1"
@@ -74,29 +75,31 @@ def test_payloads_typed_in_the_box_show_literally(app):
 
 @pytest.mark.parametrize("start", range(0, len(PAYLOADS), 2))
 def test_payloads_in_every_url_parameter_never_run(browser, base_url, start):
-    """s, focus, mask, self, lang and limit each carry a payload (rotating); none runs."""
-    names = ("s", "focus", "mask", "self", "lang", "limit")
+    """Every URL parameter of the settings schema carries a payload (rotating); none runs."""
+    names = URL_KEYS
     picks = [PAYLOADS[(start + i) % len(PAYLOADS)] for i in range(len(names))]
     query = "?" + "&".join(f"{n}={quote(p, safe='')}" for n, p in zip(names, picks))
     context, page = open_page(browser, base_url, query)
     wait_ready(page)
     state = get_state(page)
     assert state["lang"] == "it" and state["focus"] is None and state["mask"] is False
-    assert page.input_value("#sentence-input") == picks[0]  # the link's text, literally
+    assert state["scaled"] is True and state["temperature"] == 1.0
+    assert page.input_value("#sentence-input") == picks[names.index("s")]  # the link's text, literally
     assert_nothing_ran(page)
     assert context.outside.urls == []
     context.close()
 
 
 def test_payloads_in_host_messages_never_run(browser, base_url):
-    """attention:set with a payload in every field (and as a key) runs nothing."""
+    """attention:set with a payload in every field of the settings schema (and as a key) runs nothing."""
     context, page = open_host(browser, base_url)
     frame = page.frames[1]
     frame.evaluate("window.__csp = window.__csp || []")
-    for i, payload in enumerate(PAYLOADS):
-        page.evaluate("""([p, i]) => document.querySelector('iframe').contentWindow.postMessage(
-            {type: 'attention:set', sentence: p, focus: p, mask: p, self: p, lang: p, [p]: p}, '*')""",
-                      [payload, i])
+    for payload in PAYLOADS:
+        page.evaluate("""([p, keys]) => { const m = {type: 'attention:set', [p]: p};
+            for (const k of keys) m[k] = p;
+            document.querySelector('iframe').contentWindow.postMessage(m, '*'); }""",
+                      [payload, [k for k in HOST_KEYS if k != "type"]])
         page.wait_for_function("(p) => window.got.some(m => m.type === 'attention:state' "
                                "&& m.state.sentence === p)", arg=payload)
     tags = set(frame.evaluate("[...document.querySelectorAll('#app *')].map(e => e.localName)"))

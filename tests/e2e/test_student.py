@@ -7,7 +7,7 @@ import pytest
 
 from tests import reference
 from tests.e2e.conftest import get_state, open_page, wait_ready, wait_state
-from tests.reference import W_Q, attention_row, lexicon_cards
+from tests.reference import W_Q, attention_row, lexicon_cards, rule_percent
 
 DEFAULT = "Il gatto seduto sul tappeto dormiva"
 
@@ -46,8 +46,8 @@ def test_page_starts_ready_with_the_first_example(app, base_url):
 
 
 def test_clicking_a_word_shows_bars_and_table_equal_to_numpy(app):
-    """Click 'gatto': state, bar lengths and every table cell agree with an independent numpy
-    row on the lexicon's cards (the percentages have their own check)."""
+    """Click 'gatto': state, bar lengths and every table cell, percentages included, agree with
+    an independent numpy row on the lexicon's cards."""
     reset(app)
     s = select(app, 1)
     lexicon = lexicon_cards("it")
@@ -67,9 +67,10 @@ def test_clicking_a_word_shows_bars_and_table_equal_to_numpy(app):
         assert tr.locator('[data-col="weight"]').inner_text() == shown(weights[j])
         bar = float(app.locator(f'#analysis .bar-row[data-index="{j}"] .bar-fill').get_attribute("width"))
         assert abs(bar - 100 * weights[j]) <= 1  # the bar is the weight, to the point shown
-    shown_percents = [int(p.rstrip("%")) for p in app.locator('#analysis td[data-col="percent"]').all_inner_texts()]
-    assert sum(shown_percents) == 100
-    assert app.locator('[data-col="percent-sum"]').inner_text() == "100%"
+        assert tr.locator('[data-col="percent"]').inner_text() == row["percent"] == rule_percent(weights[j], 1, "it")
+        label = app.locator(f'#analysis .bar-row[data-index="{j}"] .bar-value').inner_text()
+        assert label == rule_percent(weights[j], 0, "it")
+    assert app.locator('[data-col="percent-sum"]').inner_text() == "100,0%"
     assert "cerca" in app.locator(".query-words").inner_text()
 
 
@@ -95,7 +96,7 @@ def test_mask_first_word_has_nobody_and_second_gets_arithmetic_100(app):
     explain = app.locator(".explain").inner_text()
     assert "prima parola" in explain and "modello vero" in explain
     s = select(app, 1)
-    assert s["rows"][0]["percent"] == "100%" and s["rows"][0]["weight"] == 1.0
+    assert s["rows"][0]["percent"] == "100,0%" and s["rows"][0]["weight"] == 1.0
     assert s["rows"][2]["candidate"] is False and s["rows"][2]["weight"] == 0
     assert "aritmetica" in app.locator(".explain").inner_text()
     assert "−∞" in app.locator('tr[data-index="2"] [data-col="logit"]').inner_text()
@@ -103,12 +104,12 @@ def test_mask_first_word_has_nobody_and_second_gets_arithmetic_100(app):
 
 
 def test_include_self_puts_the_word_among_candidates(app):
-    """'Include the word itself' makes the clicked word a candidate; percents still sum to 100."""
+    """'Include the word itself' makes the clicked word a candidate; the weights still sum to 1."""
     reset(app)
     app.locator("#self").check()
     s = wait_state(app, "s.include_self === true")
-    assert s["rows"][5]["candidate"] is True
-    assert sum(int(r["percent"].rstrip("%")) for r in s["rows"]) == 100
+    assert s["rows"][5]["candidate"] is True and s["rows"][5]["percent"] is not None
+    assert abs(sum(r["weight"] for r in s["rows"]) - 1) < 1e-12
     app.locator("#self").uncheck()
 
 

@@ -1,0 +1,409 @@
+"""What the student chose, declared once: the settings schema.
+
+Each setting declares here, and only here, its attribute, URL key, host-message key,
+the page control that changes it, its type, default and allowed range. URL parsing and
+writing (`parse_params`, `param_pairs`), `attention:set` validation (`host_update`),
+app/main.py's change dispatch and static/boot.js's list of state parameters (written
+at build time) all come from `SCHEMA`. A wrong value falls back to a safe one with a
+note for the page (URL) or a console warning (host message).
+
+Adding a control is one `Setting(...)` line here, its strings in app/i18n.py and its
+widget in a view.
+"""
+
+from app import i18n
+from app.lexicon import lookup, tokenize
+
+MAX_TOKENS = 60  # the most words (and punctuation marks) the page shows well, by default
+MAX_LIMIT = 500  # the most a link may ask for with ?limit= (long texts, benchmarks)
+CHARS_PER_TOKEN = 40  # text longer than limit × this is refused before it is even split
+VIEWS = ("bars", "table", "heatmap", "output")  # the views an embedded widget shows one at a time
+_TRUE = ("1", "true", "on", "yes")
+_FALSE = ("0", "false", "off", "no", "")
+
+
+class Note:
+    """A message for the student: a string key and its parameters (translated at render)."""
+
+    __slots__ = ("key", "params", "level")
+
+    def __init__(self, key, level="warning", **params):
+        self.key, self.params, self.level = key, params, level
+
+    def __repr__(self):
+        return f"Note({self.key!r}, {self.params!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Note) and (self.key, self.params) == (other.key, other.params)
+
+
+class Bad(Exception):
+    """A value a setting does not accept; `note` (optional) says why on the page."""
+
+    def __init__(self, note=None):
+        super().__init__(note)
+        self.note = note
+
+
+def shortest(x):
+    """A number in its shortest round-trip form: 1, 0.5, 2.25 (no trailing .0)."""
+    x = float(x)
+    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
+
+
+class Setting:
+    """One setting of the page.
+
+    attr: attribute of `Settings`; url / host: its key in links / in `attention:set`
+    (None: not settable that way); control: the `name` of the page control that changes
+    it; kind: 'flag', 'number', 'integer', 'choice', 'text' or 'index'; default: the value
+    when nothing says otherwise; low/high: allowed range of a number; choices: of a
+    choice. `log2_control`: the control's value is log₂ of the setting's (a slider on a
+    doubling scale). `recompute`: whether a change needs a new attention record (a word click or a
+    view change only reads the record there is).
+    """
+
+    def __init__(self, attr, url, host, control, kind, default, low=None, high=None, choices=(),
+                 recompute=True, note="link_value_bad", log2_control=False):
+        self.attr, self.url, self.host, self.control, self.kind = attr, url, host, control, kind
+        self.default, self.low, self.high, self.choices = default, low, high, choices
+        self.recompute, self.note, self.log2_control = recompute, note, log2_control
+
+    def __repr__(self):
+        return f"Setting({self.attr!r})"
+
+    def allowed(self, lang="it"):
+        """The allowed values, as a note shows them: '0.05–20', 'bars, table, …', '0/1'."""
+        if self.kind == "flag":
+            return "0/1"
+        if self.kind in ("number", "integer"):
+            return f"{shortest(self.low)}–{shortest(self.high)}"
+        if self.kind == "choice":
+            return ", ".join(self.choices)
+        return ""
+
+    def check(self, value):
+        """The value if it is of this setting's type and in range, else raise Bad."""
+        if self.kind == "flag":
+            if isinstance(value, bool):
+                return value
+            raise Bad()
+        if self.kind in ("number", "integer"):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+                raise Bad()
+            if self.kind == "integer" and not float(value).is_integer():
+                raise Bad()
+            if not self.low <= value <= self.high:
+                raise Bad()
+            return int(value) if self.kind == "integer" else float(value)
+        if self.kind == "choice":
+            if isinstance(value, str) and value in self.choices:
+                return value
+            raise Bad()
+        raise Bad()
+
+    def from_text(self, text):
+        """The value written in a link (or a control's value), checked; raise Bad."""
+        text = text.strip()
+        if self.kind == "flag":
+            if text.lower() in _TRUE:
+                return True
+            if text.lower() in _FALSE:
+                return False
+            raise Bad()
+        if self.kind == "integer":
+            if not (text.isascii() and text.isdigit()):
+                raise Bad()
+            return self.check(int(text))
+        if self.kind == "number":
+            if not text.isascii() or "_" in text:  # float() also reads ١ and 1_0
+                raise Bad()
+            try:
+                value = float(text)
+            except ValueError:
+                raise Bad() from None
+            if text.lower().lstrip("+-") in ("inf", "infinity", "nan"):
+                raise Bad()
+            return self.check(value)
+        return self.check(text)
+
+    def to_text(self, value):
+        if self.kind == "flag":
+            return "1" if value else "0"
+        if self.kind == "number":
+            return shortest(value)
+        return str(value)
+
+    def from_control(self, element):
+        """The value of the page control that changed (a DOM element)."""
+        if self.kind == "flag":
+            return bool(element.checked)
+        if self.log2_control:
+            return self.check(round(2.0 ** float(element.value), 3))
+        return self.from_text(str(element.value))
+
+
+# The order is the order fields apply in (docs/DESIGN.md: lang, sentence, focus, mask, self,
+# scaled, temp, view); `limit` comes before the sentence it limits.
+SCHEMA = (
+    Setting("lang", "lang", "lang", "lang", "choice", i18n.DEFAULT_LANG, choices=i18n.LANGS,
+            note="link_lang_bad"),
+    Setting("limit", "limit", None, None, "integer", MAX_TOKENS, low=1, high=MAX_LIMIT,
+            note="link_limit_bad"),
+    Setting("sentence", "s", "sentence", None, "text", None, note="link_sentence_bad"),
+    Setting("focus", "focus", "focus", "word", "index", None, recompute=False, note="link_focus_bad"),
+    Setting("mask", "mask", "mask", "mask", "flag", False, note="link_flag_bad"),
+    Setting("include_self", "self", "self", "self", "flag", False, note="link_flag_bad"),
+    Setting("scaled", "scaled", "scaled", "scaled", "flag", True, note="link_flag_bad"),
+    Setting("temperature", "temp", "temp", "temp", "number", 1.0, low=0.05, high=20.0,
+            log2_control=True),
+    Setting("view", "view", "view", "view", "choice", "bars", choices=VIEWS, recompute=False),
+)
+BY_ATTR = {s.attr: s for s in SCHEMA}
+BY_CONTROL = {s.control: s for s in SCHEMA if s.control}
+URL_KEYS = tuple(s.url for s in SCHEMA if s.url)
+HOST_KEYS = ("type",) + tuple(s.host for s in SCHEMA if s.host)
+TEMPERATURE_CONTROL = (0.125, 8.0)  # the slider: ⅛ (scale off: saturated) to 8 (flat); links 0.05–20
+
+
+class Settings:
+    """What the student chose. `text` is what is in the box; `sentence` what is analysed."""
+
+    __slots__ = ("text",) + tuple(s.attr for s in SCHEMA)
+
+    def __init__(self, sentence, focus=None, mask=False, include_self=False, lang=i18n.DEFAULT_LANG,
+                 text=None, **others):
+        for setting in SCHEMA:
+            setattr(self, setting.attr, others.pop(setting.attr, setting.default))
+        if others:
+            raise TypeError(f"unknown settings: {sorted(others)}")
+        self.sentence, self.focus, self.mask, self.include_self, self.lang = \
+            sentence, focus, mask, include_self, lang
+        self.text = sentence if text is None else text
+
+    def copy(self, **changes):
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        fields.update(changes)
+        return Settings(**fields)
+
+    def __eq__(self, other):
+        return isinstance(other, Settings) and all(
+            getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    def __repr__(self):
+        return "Settings(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
+
+
+def default_settings(lang=i18n.DEFAULT_LANG):
+    sentence, focus = i18n.PRESETS[lang][0]
+    return Settings(sentence, focus, lang=lang)
+
+
+def preset_index(sentence, lang):
+    """Index of `sentence` among the language's presets, or None."""
+    for i, (s, _) in enumerate(i18n.PRESETS[lang]):
+        if s == sentence:
+            return i
+    return None
+
+
+def preset_focus(sentence, lang):
+    """The word an example starts with selected, or None for a sentence that is no example."""
+    preset = preset_index(sentence, lang)
+    return None if preset is None else i18n.PRESETS[lang][preset][1]
+
+
+def check_sentence(text, lexicon, limit=MAX_TOKENS):
+    """(tokens, None) for a sentence the page can show, or (None, Note) saying why not."""
+    if len(text) > limit * CHARS_PER_TOKEN:
+        return None, Note("too_long_chars", count=len(text), limit=limit * CHARS_PER_TOKEN)
+    words = tokenize(text, lexicon.lang)
+    if not words:
+        return None, Note("empty")
+    if len(words) > limit:
+        return None, Note("too_long", count=len(words), limit=limit)
+    return lookup(words, lexicon), None
+
+
+def _bad_note(setting, raw):
+    if setting.attr == "limit":
+        return Note("link_limit_bad", value=raw, limit=MAX_LIMIT)
+    if setting.note in ("link_lang_bad", "link_focus_bad"):
+        return Note(setting.note, value=raw)
+    if setting.kind == "flag":
+        return Note("link_flag_bad", name=setting.url, value=raw, fallback=setting.to_text(setting.default))
+    return Note("link_value_bad", name=setting.url, value=raw, allowed=setting.allowed(),
+                fallback=setting.to_text(setting.default))
+
+
+def parse_params(search, lexicons):
+    """Settings from the URL's parameters, and notes for every value that had to be replaced.
+
+    `search` is a query string ("?s=...&focus=1"), or the parameters already decoded as
+    {name: [values]} (the browser passes these, decoded by URLSearchParams, which spares
+    importing urllib there: ~60 ms of Pyodide's start).
+
+    Every setting of SCHEMA with a URL key is read the same way: a value it does not
+    accept is replaced by its default, with a note. Special cases: a sentence that is
+    blank or too long -> the first example (the text still goes into the box); `focus`
+    not a word index -> no word selected. Repeated parameters: the first one counts.
+    """
+    if isinstance(search, str):
+        from urllib.parse import parse_qs
+        params = parse_qs(search.lstrip("?"), keep_blank_values=True)
+    else:
+        params = search
+    notes = []
+    lang_raw = (params.get("lang") or [None])[0]
+    try:
+        lang = i18n.DEFAULT_LANG if lang_raw is None else BY_ATTR["lang"].from_text(lang_raw)
+    except Bad:
+        notes.append(_bad_note(BY_ATTR["lang"], lang_raw))
+        lang = i18n.DEFAULT_LANG
+    settings = default_settings(lang)
+    tokens = None
+    for setting in SCHEMA:
+        values = params.get(setting.url) if setting.url else None
+        if not values or setting.attr == "lang":
+            continue
+        raw = values[0]
+        if setting.attr == "sentence":
+            tokens, problem = check_sentence(raw, lexicons[lang], settings.limit)
+            if tokens is None:
+                notes.append(Note("link_sentence_bad", why=problem))
+                settings.text = raw  # keep what the link carried in the box
+            else:
+                settings.sentence = settings.text = raw
+                settings.focus = preset_focus(raw, lang)
+            continue
+        if setting.attr == "focus":
+            n = len(tokens) if tokens is not None else len(tokenize(settings.sentence, lang))
+            digits = raw.strip()
+            if digits.isascii() and digits.isdigit() and int(digits) < n:
+                settings.focus = int(digits)
+            else:
+                notes.append(_bad_note(setting, raw))
+                settings.focus = None
+            continue
+        try:
+            setattr(settings, setting.attr, setting.from_text(raw))
+        except Bad:
+            notes.append(_bad_note(setting, raw))
+    return settings, notes
+
+
+def param_pairs(settings):
+    """The URL parameters that reproduce these settings, as (name, value) pairs.
+
+    The version-1 parameters (s, focus, mask, self, lang) are always written; the others
+    only when they differ from their default.
+    """
+    pairs = []
+    for setting in SCHEMA:
+        value = getattr(settings, setting.attr)
+        if setting.attr == "sentence":
+            pairs.append(("s", value))
+        elif setting.attr == "focus":
+            if value is not None:
+                pairs.append(("focus", str(value)))
+        elif setting.attr in ("mask", "include_self", "lang") or value != setting.default:
+            pairs.append((setting.url, setting.to_text(value)))
+    order = ("s", "focus", "mask", "self", "lang")  # version 1's order first
+    return sorted(pairs, key=lambda p: order.index(p[0]) if p[0] in order else len(order))
+
+
+def to_params(settings):
+    """The URL query string (without '?') that reproduces these settings."""
+    from urllib.parse import urlencode
+    return urlencode(param_pairs(settings))
+
+
+def switch_language(settings, lang, lexicons):
+    """(settings, tokens) in another language: an example becomes the same example there,
+    a typed sentence stays as it is (its cards now come from that language's lexicon)."""
+    preset = preset_index(settings.sentence, settings.lang)
+    if preset is not None:
+        sentence, focus = i18n.PRESETS[lang][preset]
+    else:
+        sentence, focus = settings.sentence, settings.focus
+    tokens, _ = check_sentence(sentence, lexicons[lang], settings.limit)
+    if tokens is None:  # cannot happen for a sentence already shown; never crash
+        sentence, focus = i18n.PRESETS[lang][0]
+        tokens, _ = check_sentence(sentence, lexicons[lang], settings.limit)
+    if focus is not None and focus >= len(tokens):
+        focus = None
+    return settings.copy(sentence=sentence, text=sentence, focus=focus, lang=lang), tokens
+
+
+def reset(settings, lexicons):
+    """Everything back to its default, in the language the student reads."""
+    fresh = default_settings(settings.lang).copy(limit=settings.limit)
+    tokens, _ = check_sentence(fresh.sentence, lexicons[fresh.lang], fresh.limit)
+    return fresh, tokens
+
+
+def host_update(settings, tokens, data, lexicons):
+    """Apply an `attention:set` message from the host page, trusting nothing in it.
+
+    `settings` and `tokens` are what the page shows now. Returns (settings, tokens,
+    warnings, notes). `warnings` are for the console (unknown keys, wrong types: ignored);
+    `notes` are for the page (a sentence that cannot be shown, which keeps the old one).
+    Fields apply in SCHEMA's order, so a message can set a sentence and select one of its
+    words. Switches take booleans (or 0/1), numbers numbers, `focus` an index or null.
+    """
+    warnings, notes = [], []
+    if not isinstance(data, dict):
+        return settings, tokens, ["attention:set: the message is not an object; ignored"], notes
+    for key in data:
+        if key not in HOST_KEYS:
+            warnings.append(f"attention:set: unknown key {str(key)[:40]!r} ignored")
+
+    for setting in SCHEMA:
+        key = setting.host
+        if key is None or key not in data:
+            continue
+        value = data[key]
+        if setting.attr == "lang":
+            if isinstance(value, str) and value in i18n.LANGS:
+                if value != settings.lang:
+                    settings, tokens = switch_language(settings, value, lexicons)
+            else:
+                warnings.append("attention:set: 'lang' must be 'it' or 'en'; ignored")
+        elif setting.attr == "sentence":
+            if not isinstance(value, str):
+                warnings.append("attention:set: 'sentence' must be a string; ignored")
+                continue
+            new_tokens, problem = check_sentence(value, lexicons[settings.lang], settings.limit)
+            if new_tokens is None:
+                notes.append(problem)
+                settings = settings.copy(text=value)
+            else:
+                settings = settings.copy(sentence=value, text=value,
+                                         focus=preset_focus(value, settings.lang))
+                tokens = new_tokens
+        elif setting.attr == "focus":
+            if value is None:
+                settings = settings.copy(focus=None)
+            elif isinstance(value, (int, float)) and not isinstance(value, bool) \
+                    and float(value).is_integer() and 0 <= value < len(tokens):
+                settings = settings.copy(focus=int(value))
+            else:
+                warnings.append(f"attention:set: 'focus' must be a word index 0..{len(tokens) - 1} "
+                                "or null; ignored")
+        else:
+            if setting.kind == "flag" and isinstance(value, int) and not isinstance(value, bool) \
+                    and value in (0, 1):
+                value = bool(value)
+            try:
+                settings = settings.copy(**{setting.attr: setting.check(value)})
+            except Bad:
+                warnings.append(f"attention:set: '{key}' must be {_host_type(setting)}; ignored")
+    return settings, tokens, warnings, notes
+
+
+def _host_type(setting):
+    if setting.kind == "flag":
+        return "true or false"
+    if setting.kind in ("number", "integer"):
+        return f"a number from {shortest(setting.low)} to {shortest(setting.high)}"
+    return "one of " + ", ".join(setting.choices)

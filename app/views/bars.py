@@ -1,0 +1,60 @@
+"""One bar per word for the selected row, and the sentence a screen reader hears."""
+
+from app.i18n import num, percent, text
+from app.views.html import esc
+
+
+def render_bars(row, tokens, lang):
+    """A candidate's bar is a meter (role="meter") whose value a screen reader speaks
+    ("42 per cento"); the others say in words why they have no bar."""
+    word = tokens[row.focus].text
+    items = []
+    for j, tok in enumerate(tokens):
+        status = row.status(j)
+        if status == "candidate":
+            shown = percent(row.weights[j], lang)
+            spoken = esc(text(lang, "percent_text", pct=shown[:-1]))
+            bar_attrs = (f'role="meter" aria-label="{esc(tok.text)}" '
+                         f'aria-valuenow="{num(100 * row.weights[j], "en", 1)}" '
+                         f'aria-valuemin="0" aria-valuemax="100" aria-valuetext="{spoken}"')
+            value = f'<span class="bar-value" aria-hidden="true">{shown}</span>'
+            width = num(100 * row.weights[j], "en", 2)
+        else:
+            bar_attrs = 'aria-hidden="true"'
+            note = text(lang, "is_query" if status == "query" else "is_masked")
+            value = f'<span class="bar-value">{esc("— " + note)}</span>'
+            width = "0"
+        items.append(
+            f'<li class="bar-row {status}" data-index="{j}">'
+            f'<span class="bar-word" aria-hidden="true">{esc(tok.text)}</span>'
+            f'<svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none" {bar_attrs} '
+            f'focusable="false"><rect class="bar-bg" width="100" height="10"></rect>'
+            f'<rect class="bar-fill" width="{width}" height="10"></rect></svg>{value}</li>'
+        )
+    return (f'<h2>{esc(text(lang, "bars_heading", word=word))}</h2>'
+            f'<ul class="bars" aria-label="{esc(text(lang, "bars_caption", word=word))}">'
+            f'{"".join(items)}</ul>')
+
+
+def announcement(row, tokens, lang, explanation="", top=5):
+    """One sentence for the live region: where the word looks, largest share first.
+
+    «dormiva» guarda: gatto 42 per cento, tappeto 25 per cento, … (or the explanation
+    when there is nobody to look at, or the prompt to pick a word).
+    """
+    if row is None:
+        return text(lang, "pick_word")
+    idx = sorted((j for j, c in enumerate(row.candidates) if c), key=lambda j: (-row.weights[j], j))
+    if not idx:
+        return explanation
+
+    def item(j):
+        return text(lang, "announce_item", word=tokens[j].text, pct=percent(row.weights[j], lang)[:-1])
+
+    items = [item(j) for j in idx[:top]]
+    rest = idx[top:]
+    if rest:
+        items.append(text(lang, "announce_more", n=len(rest)) if all(row.weights[j] < 0.005 for j in rest)
+                     else ", ".join(item(j) for j in rest))
+    said = text(lang, "announce_looks", word=tokens[row.focus].text, items=", ".join(items))
+    return f"{said} {explanation}".strip()

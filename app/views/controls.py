@@ -1,0 +1,91 @@
+"""Header, controls (sentence box, examples, switches, temperature, language, reset) and
+the share buttons."""
+
+import math
+
+from app import i18n, settings as schema
+from app.i18n import short, text
+from app.views.html import esc
+
+
+def render_header(lang):
+    """Title and explanation; in embed mode (CSS) only a small help that opens the explanation."""
+    return (
+        f'<div class="full-header"><h1>{esc(text(lang, "title"))}</h1>'
+        f'<p class="subtitle">{esc(text(lang, "subtitle"))}</p>'
+        f'<p class="intro">{esc(text(lang, "intro"))}</p></div>'
+        f'<details class="embed-help"><summary>{esc(text(lang, "help_summary"))}</summary>'
+        f'<p><strong>{esc(text(lang, "subtitle"))}</strong> {esc(text(lang, "intro"))}</p></details>'
+    )
+
+
+def render_share(lang, interactive=True):
+    """Copy link, copy embed code, download the table and the matrix; a box and a status line."""
+    off = "" if interactive else " disabled"
+    buttons = "".join(
+        f'<button type="button" class="secondary" id="{bid}"{off}>{esc(text(lang, key))}</button>'
+        for bid, key in (("copy-link", "copy_link"), ("copy-embed", "copy_embed"),
+                         ("export-csv", "export_csv"), ("export-matrix", "export_matrix")))
+    return (f'<h2>{esc(text(lang, "share_heading"))}</h2><div class="share-buttons">{buttons}</div>'
+            f'<label class="sr-only" for="share-text">{esc(text(lang, "share_text_label"))}</label>'
+            '<textarea id="share-text" class="share-text" readonly rows="3" hidden></textarea>'
+            '<p id="share-status" class="share-status" role="status"></p>')
+
+
+def switch(name, checked, lang, off):
+    """A checkbox switch named after its setting (name = the setting's control)."""
+    on = " checked" if checked else ""
+    return (f'<label class="switch"><input type="checkbox" id="{name}" name="{name}"{on}{off}> '
+            f'<span>{esc(text(lang, name))}<small>{esc(text(lang, name + "_hint"))}</small></span></label>')
+
+
+def temperature_value(t, lang):
+    return text(lang, "temp_value", t=short(t, lang))
+
+
+def temperature_slider(t, lang, off):
+    """The temperature T on a doubling scale (each step × 2^¼), ⅛ to 8."""
+    low, high = schema.TEMPERATURE_CONTROL
+    position = min(max(math.log2(t), math.log2(low)), math.log2(high))
+    said = esc(temperature_value(t, lang))
+    return (f'<div class="temperature"><label for="temp">{esc(text(lang, "temp"))} '
+            f'<span id="temp-value" aria-hidden="true">{said}</span></label>'
+            f'<input type="range" id="temp" name="temp" min="{math.log2(low):g}" max="{math.log2(high):g}" '
+            f'step="0.25" value="{position:g}" aria-valuetext="{said}"{off}>'
+            f'<small>{esc(text(lang, "temp_hint"))}</small></div>')
+
+
+def render_controls(settings, interactive=True):
+    """The sentence box, the examples, the switches, the temperature and the language."""
+    lang = settings.lang
+    off = "" if interactive else " disabled"
+    options = [f'<option value="">{esc(text(lang, "presets_pick"))}</option>']
+    for i, (sentence, _) in enumerate(i18n.PRESETS[lang]):
+        selected = " selected" if sentence == settings.sentence else ""
+        options.append(f'<option value="{i}"{selected}>{esc(sentence)}</option>')
+    langs = []
+    for code, name in (("it", "Italiano"), ("en", "English")):
+        checked = " checked" if code == lang else ""
+        langs.append(
+            f'<label class="lang-choice" lang="{code}"><input type="radio" name="lang" '
+            f'value="{code}"{checked}{off}> {name}</label>'
+        )
+    return (
+        '<form id="sentence-form" class="sentence-form" autocomplete="off">'
+        f'<label for="sentence-input">{esc(text(lang, "sentence_label"))}</label>'
+        '<div class="input-row">'
+        f'<input id="sentence-input" name="s" type="text" value="{esc(settings.text)}" '
+        f'spellcheck="false"{off}>'
+        f'<button type="submit" id="analyse"{off}>{esc(text(lang, "analyse"))}</button>'
+        "</div></form>"
+        '<div class="options">'
+        f'<label class="preset-label" for="preset">{esc(text(lang, "presets_label"))}</label>'
+        f'<select id="preset" name="preset"{off}>{"".join(options)}</select>'
+        + switch("mask", settings.mask, lang, off)
+        + switch("self", settings.include_self, lang, off)
+        + switch("scaled", settings.scaled, lang, off)
+        + temperature_slider(settings.temperature, lang, off)
+        + f'<fieldset class="langs"><legend>{esc(text(lang, "lang_legend"))}</legend>{"".join(langs)}</fieldset>'
+        f'<button type="button" class="secondary" id="reset"{off}>{esc(text(lang, "reset"))}</button>'
+        "</div>"
+    )
