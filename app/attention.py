@@ -181,7 +181,8 @@ def softmax_row(logits, candidates):
     """(exps, exp_sum, weights) of one row: e^logit as shown (capped), stable weights.
 
     e^logit = e^top · e^(logit − top): one exponential a cell (the shifted ones give the
-    stable weights); only past the cap is e^logit computed on its own.
+    stable weights); past the cap, or where the shifted one underflows, e^logit is
+    computed on its own.
     """
     n = len(logits)
     idx = [j for j in range(n) if candidates[j]]
@@ -193,7 +194,8 @@ def softmax_row(logits, candidates):
     total = sum(shifted)
     scale = math.exp(top) if top <= EXP_CAP else None
     for j, e in zip(idx, shifted):
-        exps[j] = e * scale if scale is not None else math.exp(min(logits[j], EXP_CAP))
+        # (a shifted exponential that underflowed, or the cap: e^logit on its own)
+        exps[j] = e * scale if scale is not None and e > 1e-300 else math.exp(min(logits[j], EXP_CAP))
         weights[j] = e / total
     return exps, sum(exps[j] for j in idx), weights
 

@@ -149,7 +149,7 @@ def test_screens_fit_phones_and_desktops(browser, base_url, lang, width):
     wait_ready(page)
     SHOTS.mkdir(exist_ok=True)
     # content-visibility skips painting what is off screen; a full-page picture needs it all.
-    page.evaluate("document.querySelectorAll('.analysis .result, .analysis .steps-section')"
+    page.evaluate("document.querySelectorAll('.analysis .result, .analysis .steps-section, .analysis .heatmap-section')"
                   ".forEach(e => e.style.setProperty('content-visibility', 'visible'))")
     page.screenshot(path=str(SHOTS / f"page-{lang}-{width}.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
