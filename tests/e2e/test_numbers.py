@@ -29,7 +29,7 @@ SWITCHES = [(False, False), (True, False), (False, True), (True, True)]  # (mask
 # What the page shows, read in one go: the query vector, then per table row its class and cells.
 READ_PAGE = """() => {
   const cell = (tr, col) => { const c = tr.querySelector(`[data-col="${col}"]`); return c && c.textContent; };
-  const vectors = [...document.querySelectorAll('#analysis .vector')].map(p => p.textContent);
+  const vectors = [...document.querySelectorAll('#view-query .vector')].map(p => p.textContent);
   const rows = [...document.querySelectorAll('#analysis table.steps tbody tr[data-index]')].map(tr => ({
     index: +tr.dataset.index, status: tr.className, card: cell(tr, 'card'), dot: cell(tr, 'dot'),
     logit: cell(tr, 'logit'), exp: cell(tr, 'exp'), weight: cell(tr, 'weight')}));
