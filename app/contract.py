@@ -79,3 +79,13 @@ def build_state(settings, tokens, record, quiz=None):
 def state_json(state):
     """JSON text safe to put inside a <script> element (no '<' can close it)."""
     return json.dumps(state, ensure_ascii=False, allow_nan=False).replace("<", "\\u003c")
+
+
+def from_link(params):
+    """(settings, tokens, record, notes) for a link's parameters ({name: [text]}), as the
+    page computes them; for the terminal and notebooks (CPython, lexicons from disk)."""
+    from app import lexicon, settings as schema
+    lexicons = {lang: lexicon.load_lexicon(lang) for lang in lexicon.LANGS}
+    settings, notes = schema.parse_params(params, lexicons)
+    tokens, _ = schema.check_sentence(settings.sentence, lexicons[settings.lang], settings.limit)
+    return settings, tokens, compute(settings, tokens), notes

@@ -370,6 +370,7 @@ STRINGS["it"].update({
     "copy_exercise": "Copia il link dell'esercizio",
     "copy_exercise_embed": "Copia l'esercizio da incorporare",
     "cli_pick": "Scegli una parola con --focus N:",
+    "cli_refused": "Correggi l'opzione e riprova: non stampo numeri diversi da quelli chiesti.",
 })
 STRINGS["en"].update({
     "quiz": "Guess first",
@@ -396,6 +397,7 @@ STRINGS["en"].update({
     "copy_exercise": "Copy exercise link",
     "copy_exercise_embed": "Copy exercise embed code",
     "cli_pick": "Pick a word with --focus N:",
+    "cli_refused": "Fix the option and try again: no numbers are printed for settings you did not ask for.",
 })
 
 
