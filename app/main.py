@@ -263,7 +263,7 @@ def on_keydown(event):
 def _take_guess():
     """The guess form was sent: score the guess and reveal the answer (or ask for a word)."""
     picked = document.querySelector('input[name="guess"]:checked')
-    if picked is None or _row is None:
+    if not picked or _row is None:
         _region("guess-status").textContent = text(_settings.lang, "quiz_need_guess")
         first = document.querySelector('input[name="guess"]')
         if first:

@@ -93,7 +93,7 @@ def render_quiz(row, tokens, session, lang):
         inner = render_feedback(row, tokens, session, lang)
     else:
         inner = score_line(session, lang)
-    return f'<section id="quiz" class="quiz" aria-label="{esc(text(lang, "quiz"))}">{inner}</section>'
+    return f'<section id="quiz-section" class="quiz" aria-label="{esc(text(lang, "quiz"))}">{inner}</section>'
 
 
 def quiz_announcement(row, tokens, session, lang, otherwise):
