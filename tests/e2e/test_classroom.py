@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.contract_check import assert_valid_state
-from tests.e2e.conftest import get_state, open_host, open_page, wait_ready, wait_state
+from tests.e2e.conftest import get_state, new_context, open_host, open_page, wait_ready, wait_state
 from tests.e2e.test_access import axe_violations
 
 ANSWER = ("#view-bars", "#view-table", ".heatmap", "#view-output")
@@ -213,4 +213,20 @@ def test_terminal_gives_the_page_state_and_table_for_the_same_link(browser, base
     lines = run().stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(rows[0][0]))
     assert [re.split(r"\s{2,}", line.strip()) for line in lines[start:start + len(rows)]] == rows
+    context.close()
+
+
+def test_exercise_link_keeps_the_example_answer_out_of_sight_while_python_starts(browser, base_url):
+    """With quiz=1, the pre-rendered example (the very question of the default exercise)
+    shows its sentence but not its bars or table while Python is still loading."""
+    context = new_context(browser, base_url)
+    context.route("**/pyodide.asm.wasm", lambda route: None)  # never answers: Python never starts
+    page = context.new_page()
+    page.goto(base_url + "?quiz=1&focus=5")
+    page.wait_for_selector("#view-bars", state="attached")
+    assert page.evaluate("document.documentElement.dataset.state") == "loading"
+    assert page.locator("label.word").first.is_visible()
+    assert not page.locator("#view-bars").is_visible() and not page.locator("#view-table").is_visible()
+    page.goto(base_url + "?focus=5")
+    assert page.locator("#view-bars").is_visible()  # without quiz the example shows as always
     context.close()
