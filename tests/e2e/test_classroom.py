@@ -137,10 +137,12 @@ def test_exercise_link_and_embed_reproduce_the_state_with_guess_first_on(browser
     wait_ready(page)
     before = get_state(page)
     page.click("#copy-exercise")
+    page.wait_for_function("document.getElementById('share-text').value.includes('quiz=1')")
     link = page.locator("#share-text").input_value()
     query = parse_qs(urlsplit(link).query)
     assert query["quiz"] == ["1"] and query["focus"] == ["2"] and "embed" not in query
     page.click("#copy-exercise-embed")
+    page.wait_for_function("document.getElementById('share-text').value.startsWith('<iframe')")
     snippet = page.locator("#share-text").input_value()
     src = re.search(r'<iframe src="([^"]+)"', snippet).group(1).replace("&amp;", "&")
     assert parse_qs(urlsplit(src).query)["embed"] == ["1"] and parse_qs(urlsplit(src).query)["quiz"] == ["1"]
