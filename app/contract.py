@@ -8,6 +8,7 @@ tokens and the attention record: nothing here recomputes the maths.
 import json
 
 from app import attention, i18n
+from app.quiz import Session
 
 MATRIX_CELLS_MAX = 4096  # past this many cells (n_q·n_k) `matrix` is null: the JSON stays small
 
@@ -36,8 +37,9 @@ def _matrix(record):
             "output": record.outputs}
 
 
-def build_state(settings, tokens, record):
-    """The version-2 state object (plain data, full-precision floats)."""
+def build_state(settings, tokens, record, quiz=None):
+    """The version-2 state object (plain data, full-precision floats). `quiz`: the tab's
+    quiz.Session when guess-first is on (its `quiz` field; a fresh session if None)."""
     lang = settings.lang
     row = selected_row(settings, record)
     if row is None:
@@ -69,6 +71,7 @@ def build_state(settings, tokens, record):
         if record is None else record.divisor,
         "query": None if row is None else list(row.query),
         "rows": rows,
+        "quiz": (quiz or Session()).field(row) if settings.quiz else None,
         "matrix": _matrix(record),
     }
 
@@ -76,3 +79,13 @@ def build_state(settings, tokens, record):
 def state_json(state):
     """JSON text safe to put inside a <script> element (no '<' can close it)."""
     return json.dumps(state, ensure_ascii=False, allow_nan=False).replace("<", "\\u003c")
+
+
+def from_link(params):
+    """(settings, tokens, record, notes) for a link's parameters ({name: [text]}), as the
+    page computes them; for the terminal and notebooks (CPython, lexicons from disk)."""
+    from app import lexicon, settings as schema
+    lexicons = {lang: lexicon.load_lexicon(lang) for lang in lexicon.LANGS}
+    settings, notes = schema.parse_params(params, lexicons)
+    tokens, _ = schema.check_sentence(settings.sentence, lexicons[settings.lang], settings.limit)
+    return settings, tokens, compute(settings, tokens), notes

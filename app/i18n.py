@@ -364,6 +364,63 @@ STRINGS = {
 }
 
 
+# Guess first (app/quiz.py, app/views/quiz.py), exercise links, the terminal and the notebook.
+STRINGS["it"].update({
+    "quiz": "Prima indovina",
+    "quiz_hint": "la risposta resta nascosta finché non scegli la parola più guardata",
+    "quiz_heading": "Prima indovina: dove guarderà di più «{word}»?",
+    "quiz_legend": "La parola a cui «{word}» darà più attenzione",
+    "quiz_pct_label": "Quanto, più o meno? (facoltativo)",
+    "quiz_pct_none": "— non dico —",
+    "quiz_pct_about": "circa {pct}",
+    "quiz_submit": "Mostra la risposta",
+    "quiz_need_guess": "Scegli prima una parola: poi vedrai la risposta.",
+    "quiz_prompt": "Prima indovina: a quale parola {word} darà più attenzione? Poi vedrai la risposta.",
+    "quiz_feedback_heading": "La tua ipotesi",
+    "quiz_right": "Hai indovinato: {word} riceve più attenzione di tutte ({pct}).",
+    "quiz_right_tie": "Hai indovinato: {words} sono alla pari ({pct}), e vale ognuna.",
+    "quiz_wrong": "Non proprio: la più guardata è {words} ({pct}); {guess} riceve il {guess_pct}.",
+    "quiz_decided": "Ha deciso il prodotto di «{feature}»: {q} × {k} = {p} per {winner}, contro {q} × {k2} = {p2} per {guess}.",
+    "quiz_decided_right": "Il prodotto che pesa di più è quello di «{feature}»: {q} × {k} = {p} per {winner}.",
+    "quiz_pct_said": "Avevi detto circa {said} per {word}: è {pct}.",
+    "quiz_score": "Punteggio: {right} su {tried}",
+    "quiz_reset": "Azzera il punteggio",
+    "quiz_next": "Prossima parola",
+    "quiz_score_reset": "Punteggio azzerato.",
+    "copy_exercise": "Copia il link dell'esercizio",
+    "copy_exercise_embed": "Copia l'esercizio da incorporare",
+    "cli_pick": "Scegli una parola con --focus N:",
+    "cli_refused": "Correggi l'opzione e riprova: non stampo numeri diversi da quelli chiesti.",
+})
+STRINGS["en"].update({
+    "quiz": "Guess first",
+    "quiz_hint": "the answer stays hidden until you pick the word that gets the most attention",
+    "quiz_heading": "Guess first: where will “{word}” look most?",
+    "quiz_legend": "The word “{word}” will give the most attention to",
+    "quiz_pct_label": "How much, roughly? (optional)",
+    "quiz_pct_none": "— not saying —",
+    "quiz_pct_about": "about {pct}",
+    "quiz_submit": "Show the answer",
+    "quiz_need_guess": "Pick a word first: then you will see the answer.",
+    "quiz_prompt": "Guess first: which word will {word} give the most attention to? Then you will see the answer.",
+    "quiz_feedback_heading": "Your guess",
+    "quiz_right": "Right: {word} gets the most attention of all ({pct}).",
+    "quiz_right_tie": "Right: {words} tie ({pct}), and either one counts.",
+    "quiz_wrong": "Not quite: the word looked at most is {words} ({pct}); {guess} gets {guess_pct}.",
+    "quiz_decided": "The product that decided it is “{feature}”: {q} × {k} = {p} for {winner}, against {q} × {k2} = {p2} for {guess}.",
+    "quiz_decided_right": "The product that weighs most is “{feature}”: {q} × {k} = {p} for {winner}.",
+    "quiz_pct_said": "You said about {said} for {word}: it is {pct}.",
+    "quiz_score": "Score: {right} out of {tried}",
+    "quiz_reset": "Reset the score",
+    "quiz_next": "Next word",
+    "quiz_score_reset": "Score reset.",
+    "copy_exercise": "Copy exercise link",
+    "copy_exercise_embed": "Copy exercise embed code",
+    "cli_pick": "Pick a word with --focus N:",
+    "cli_refused": "Fix the option and try again: no numbers are printed for settings you did not ask for.",
+})
+
+
 def text(lang, key, **params):
     """The string `key` in `lang`, with `{name}` placeholders filled."""
     template = STRINGS[lang][key]

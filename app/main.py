@@ -20,6 +20,7 @@ from pyscript import document, window, when
 
 from app import contract, export, lexicon, render, settings as schema
 from app.i18n import LANGS, PRESETS, text
+from app.quiz import Session
 from app.views.controls import temperature_value
 
 
@@ -37,6 +38,7 @@ _tokens = []  # lexicon.Token list of the shown sentence
 _record = None  # attention.Attention: the whole matrix for the shown sentence and settings
 _row = None  # the selected word's row of _record, or None
 _framed = not getattr(js.Object, "is")(window.parent, window)
+_quiz = Session()  # guess first: this tab's score and the guess for the selected word (never sent)
 ROW_VIEWS = ("query", "bars", "table", "output")  # the sections that show the selected row
 
 
@@ -69,12 +71,24 @@ def _render(settings, tokens, regions, notes=()):
         _region("sentence-input").value = settings.text
         preset = schema.preset_index(settings.sentence, lang)
         _region("preset").value = "" if preset is None else str(preset)
-    analysis = _region("analysis")
-    analysis.innerHTML = render.render_analysis(settings, tokens, _record, _row)
-    analysis.dataset.view = settings.view
-    _region("announce").textContent = render.row_announcement(_row, tokens, lang)
+    _show_analysis()
     _set_messages(notes)
     publish(_record)
+
+
+def _quiz_on():
+    """The tab's quiz session when guess-first is on, else None."""
+    return _quiz if _settings.quiz else None
+
+
+def _show_analysis():
+    """Redraw the analysis of the selected row (with guess-first: the question until a
+    guess) and say it in the live region."""
+    _quiz.follow(_row)
+    analysis = _region("analysis")
+    analysis.innerHTML = render.render_analysis(_settings, _tokens, _record, _row, quiz=_quiz_on())
+    analysis.dataset.view = _settings.view
+    _region("announce").textContent = render.row_announcement(_row, _tokens, _settings.lang, _quiz_on())
 
 
 def _select_row(i):
@@ -82,6 +96,15 @@ def _select_row(i):
     redraw the views of the row; the heatmap only moves its highlight."""
     global _settings, _row
     if _record is None or not 0 <= i < _record.n_q:
+        return
+    if _settings.quiz:  # guess first: the question of the new word, its answer hidden
+        _settings, _row = _settings.copy(focus=i), _record.row(i)
+        _show_analysis()
+        radio = document.querySelector(f'input[name="word"][value="{i}"]')
+        if radio and not radio.checked:
+            radio.checked = True
+        _set_messages()
+        publish(_record)
         return
     if _row is None or document.getElementById("view-bars") is None:
         _render(_settings.copy(focus=i), _tokens, ())
@@ -106,12 +129,14 @@ def _select_row(i):
     publish(_record)
 
 
-def _page_url(embed=None):
-    """This page's address for the current state; `embed` True/False adds/removes embed=1."""
+def _page_url(embed=None, quiz=None):
+    """This page's address for the current state; `embed` True/False adds/removes embed=1;
+    `quiz` True: with guess-first on (an exercise link)."""
     params = js.URLSearchParams.new(window.location.search)
     for name in schema.URL_KEYS:
         params.delete(name)
-    for name, value in schema.param_pairs(_settings):
+    settings = _settings if quiz is None else _settings.copy(quiz=quiz)
+    for name, value in schema.param_pairs(settings):
         params.set(name, value)
     if embed is True:
         params.set("embed", "1")
@@ -123,7 +148,7 @@ def _page_url(embed=None):
 def publish(record, payload=None):
     """Publish the state of `record` (the one on screen); `payload` is its JSON when the
     caller has it already."""
-    payload = payload or contract.state_json(contract.build_state(_settings, _tokens, record))
+    payload = payload or contract.state_json(contract.build_state(_settings, _tokens, record, _quiz))
     _region("attention-state").textContent = payload
     document.documentElement.dataset.state = "ready"
     window.history.replaceState(None, "", _page_url())
@@ -235,11 +260,43 @@ def on_keydown(event):
         target.click()
 
 
+def _take_guess():
+    """The guess form was sent: score the guess and reveal the answer (or ask for a word)."""
+    picked = document.querySelector('input[name="guess"]:checked')
+    if not picked or _row is None:
+        _region("guess-status").textContent = text(_settings.lang, "quiz_need_guess")
+        first = document.querySelector('input[name="guess"]')
+        if first:
+            first.focus()
+        return
+    pct = _region("guess-pct").value
+    _quiz.take_guess(_row, int(picked.value), int(pct) if pct.isdigit() else None)
+    _show_analysis()
+    publish(_record)
+    _region("next-word").focus()
+
+
+def _next_word():
+    """Guess first: go on to the next word that has someone to look at."""
+    n = _record.n_q
+    start = -1 if _row is None else _row.focus
+    for step in range(1, n + 1):
+        i = (start + step) % n
+        if any(_record.candidates[i]):
+            _select_row(i)
+            break
+    first = document.querySelector('input[name="guess"]')
+    if first:
+        first.focus()
+
+
 @when("submit", "#app")
 @guarded
 def on_submit(event):
     event.preventDefault()
-    if _show_sentence(_region("sentence-input").value):
+    if event.target.id == "guess-form":
+        _take_guess()
+    elif _show_sentence(_region("sentence-input").value):
         first = document.querySelector('input[name="word"]')
         if first:
             first.focus()
@@ -294,6 +351,18 @@ async def on_click(event):
         await _copy(_page_url(embed=False))
     elif button.id == "copy-embed":
         await _copy(export.embed_snippet(_page_url(embed=True), _settings.lang))
+    elif button.id == "copy-exercise":
+        await _copy(_page_url(embed=False, quiz=True))
+    elif button.id == "copy-exercise-embed":
+        await _copy(export.embed_snippet(_page_url(embed=True, quiz=True), _settings.lang))
+    elif button.id == "next-word" and _record is not None:
+        _next_word()
+    elif button.id == "quiz-reset-score":
+        _quiz.reset_score()
+        _show_analysis()
+        publish(_record)
+        _region("quiz-reset-score").focus()
+        _region("announce").textContent = text(_settings.lang, "quiz_score_reset")
     elif button.id == "export-csv" and _row is not None:
         _download(export.steps_csv(_row, _tokens, _settings.lang),
                   export.csv_filename(_tokens, _row, _settings.lang))
@@ -302,6 +371,7 @@ async def on_click(event):
                   export.matrix_filename(_settings.lang))
     elif button.id == "reset":
         settings, tokens = schema.reset(_settings, _lexicons)
+        _quiz.reset_score()
         _render(settings, tokens, ("all",))
         _region("reset").focus()
     elif button.classList.contains("row-pick"):

@@ -19,6 +19,7 @@ from app.views.html import esc
 from app.views.messages import render_messages
 from app.views.output import render_output
 from app.views.query import render_query
+from app.views.quiz import quiz_announcement, render_quiz
 from app.views.sentence import render_sentence
 from app.views.steps import render_table
 
@@ -66,11 +67,23 @@ def render_row_views(row, tokens, lang):
     }
 
 
-def render_analysis(settings, tokens, record, row, interactive=True):
-    """Query, bars, steps table, heatmap and output (or a prompt to pick a word)."""
+def render_analysis(settings, tokens, record, row, interactive=True, quiz=None):
+    """Query, bars, steps table, heatmap and output (or a prompt to pick a word).
+
+    With guess-first on (`quiz`: the tab's quiz.Session) the quiz section comes first;
+    until the student guesses, only the question (query) and the guess form are shown,
+    and no heatmap either (it would show every row's answer)."""
     lang = settings.lang
     if record is None:
         return f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>'
+    if settings.quiz and quiz is not None:
+        quiz_html = render_quiz(row, tokens, quiz, lang)
+        if row is None:
+            return f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>' + quiz_html
+        if not quiz.revealed(row):
+            return (f'<section id="view-query" class="query" aria-label="{esc(text(lang, "query_aria"))}">'
+                    f'{render_query(row, tokens, lang)}</section>' + quiz_html)
+        return quiz_html + render_analysis(settings.copy(quiz=False), tokens, record, row, interactive)
     heatmap = (f'<section id="view-heatmap" class="view heatmap-section" data-view="heatmap">'
                f'{render_heatmap(record, tokens, settings.focus, lang)}</section>')
     if row is None:
@@ -87,8 +100,11 @@ def render_analysis(settings, tokens, record, row, interactive=True):
     )
 
 
-def row_announcement(row, tokens, lang):
-    return announcement(row, tokens, lang, "" if row is None else explain(row, tokens, lang))
+def row_announcement(row, tokens, lang, quiz=None):
+    """The live region's sentence; with guess-first on (`quiz`: the session) the question
+    until a guess, then the feedback before it."""
+    said = announcement(row, tokens, lang, "" if row is None else explain(row, tokens, lang))
+    return said if quiz is None else quiz_announcement(row, tokens, quiz, lang, said)
 
 
 def render_app(settings, tokens, record, row, notes=(), problems=(), interactive=True):

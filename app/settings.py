@@ -158,6 +158,8 @@ SCHEMA = (
     Setting("temperature", "temp", "temp", "temp", "number", 1.0, low=0.05, high=20.0,
             log2_control=True),
     Setting("view", "view", "view", "view", "choice", "bars", choices=VIEWS, recompute=False),
+    # Guess first (app/quiz.py): the answer stays hidden until the student guesses.
+    Setting("quiz", "quiz", "quiz", "quiz", "flag", False, note="link_flag_bad"),
 )
 BY_ATTR = {s.attr: s for s in SCHEMA}
 BY_CONTROL = {s.control: s for s in SCHEMA if s.control}

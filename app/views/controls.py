@@ -25,7 +25,8 @@ def render_share(lang, interactive=True):
     buttons = "".join(
         f'<button type="button" class="secondary" id="{bid}"{off}>{esc(text(lang, key))}</button>'
         for bid, key in (("copy-link", "copy_link"), ("copy-embed", "copy_embed"),
-                         ("export-csv", "export_csv"), ("export-matrix", "export_matrix")))
+                         ("export-csv", "export_csv"), ("export-matrix", "export_matrix"),
+                         ("copy-exercise", "copy_exercise"), ("copy-exercise-embed", "copy_exercise_embed")))
     return (f'<h2>{esc(text(lang, "share_heading"))}</h2><div class="share-buttons">{buttons}</div>'
             f'<label class="sr-only" for="share-text">{esc(text(lang, "share_text_label"))}</label>'
             '<textarea id="share-text" class="share-text" readonly rows="3" hidden></textarea>'
@@ -84,6 +85,7 @@ def render_controls(settings, interactive=True):
         + switch("mask", settings.mask, lang, off)
         + switch("self", settings.include_self, lang, off)
         + switch("scaled", settings.scaled, lang, off)
+        + switch("quiz", settings.quiz, lang, off)
         + temperature_slider(settings.temperature, lang, off)
         + f'<fieldset class="langs"><legend>{esc(text(lang, "lang_legend"))}</legend>{"".join(langs)}</fieldset>'
         f'<button type="button" class="secondary" id="reset"{off}>{esc(text(lang, "reset"))}</button>'
