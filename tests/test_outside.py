@@ -19,7 +19,7 @@ from app.views.html import esc
 from app.views.steps import render_table
 from tests.conftest import ROOT
 from tests.contract_check import assert_valid_state
-from tests.reference import attention_matrix, rule_number, rule_percent
+from tests.reference import attention_matrix, rule_percent, shown
 
 # Plain CPython from the system when there is one (no venv, no numpy): what a clone gets.
 PLAIN_PYTHON = "/usr/bin/python3" if shutil.which("/usr/bin/python3") else sys.executable
@@ -77,7 +77,7 @@ def test_terminal_table_is_the_page_table_aligned(sentence, focus, lang, extra):
     for j in range(row.n):
         if row.candidates[j]:
             cells = re.split(r"\s{2,}", printed[1 + j].strip())
-            assert cells[-2:] == [rule_number(ref["weights"][row.focus][j], 3, lang),
+            assert cells[-2:] == [shown(ref["weights"][row.focus][j], 3, lang),
                                   rule_percent(ref["weights"][row.focus][j], 1, lang)]
 
 
