@@ -152,10 +152,21 @@ document.addEventListener('securitypolicyviolation',
 """
 
 
-def new_context(browser, base_url, **kwargs):
+# Once a page is ready it starts a second Python in a worker to make the memory snapshot of
+# later visits (static/snapshot.mjs): a whole interpreter start of CPU for every fresh
+# context. Tests that are not about the snapshot get a worker that declines at once (the
+# page then simply keeps starting normally, as when storage is refused); tests/e2e/
+# test_deploy.py opens its contexts with snapshots=True and gets the real one.
+NO_SNAPSHOT_WORKER = 'self.onmessage = () => self.postMessage({error: "no snapshot in this test"});'
+
+
+def new_context(browser, base_url, snapshots=False, **kwargs):
     """A fresh browser context (cold cache) guarded for the origin of `base_url`."""
     context = browser.new_context(origin=base_url, **kwargs)
     context.add_init_script(CSP_RECORDER)
+    if not snapshots:
+        context.route("**/static/snapshot-worker.mjs", lambda route: route.fulfill(
+            body=NO_SNAPSHOT_WORKER, content_type="text/javascript"))
     return context
 
 

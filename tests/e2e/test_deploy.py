@@ -49,7 +49,7 @@ def assert_clean(context, page):
 @pytest.fixture(scope="module")
 def warm(browser, base_url):
     """One browser profile: a first visit (normal start) that leaves a snapshot behind."""
-    context, page = open_page(browser, base_url, QUERY)
+    context, page = open_page(browser, base_url, QUERY, snapshots=True)
     wait_ready(page)
     first = {"start": page.evaluate(START), "state": get_state(page), "clicked": select(page, 3)}
     first["snapshots"] = wait_snapshot(page)
@@ -96,7 +96,7 @@ def test_corrupt_snapshot_gives_a_normal_start_and_is_replaced(warm):
 
 def test_storage_denied_gives_a_normal_start(browser, base_url):
     """With the Cache API refused, every visit starts normally and works."""
-    context, page = open_page(browser, base_url, QUERY, service_workers="block")
+    context, page = open_page(browser, base_url, QUERY, snapshots=True, service_workers="block")
     context.add_init_script(STORAGE_DENIED)
     page.reload()
     for _ in range(2):
@@ -125,7 +125,7 @@ def test_bundle_on_a_plain_host_under_a_sub_path(browser, plain_host, workers):
     or, where one is not allowed, as plain files; the page works and snapshots either way."""
     origin, counter = plain_host
     counter.reset()
-    context, page = open_page(browser, origin + "/", "course/week3/attention-explorer/" + QUERY,
+    context, page = open_page(browser, origin + "/", "course/week3/attention-explorer/" + QUERY, snapshots=True,
                               service_workers=workers)
     wait_ready(page)
     runtime = [p.rsplit("/", 1)[1] for p in counter.paths if "/vendor/pyodide-" in p]
