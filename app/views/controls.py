@@ -108,8 +108,8 @@ def render_controls(settings, interactive=True):
         f'<button type="submit" id="analyse"{off}>{esc(text(lang, "analyse"))}</button>'
         "</div></form>"
         '<div class="options">'
-        f'<div class="preset"{hidden}><label class="preset-label" for="preset">{esc(text(lang, "presets_label"))}</label>'
-        f'<select id="preset" name="preset"{off}>{"".join(options)}</select></div>'
+        f'<label class="preset-label" for="preset"{hidden}>{esc(text(lang, "presets_label"))}</label>'
+        f'<select id="preset" name="preset"{off}{hidden}>{"".join(options)}</select>'
         + switch("mask", settings.mask, lang, off)
         + switch("self", settings.include_self, lang, off)
         + switch("scaled", settings.scaled, lang, off)
