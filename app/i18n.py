@@ -446,6 +446,14 @@ STRINGS["it"].update({
     "pos_line": "I modelli veri conoscono l'ordine delle parole grazie alle codifiche di posizione (sinusoidi, RoPE) o a penalità di distanza come questa (ALiBi).",
     "formula_pos": "{formula}; poi −{m}·|i − j| sul logit",
     "col_bias": "−m·|i−j|",
+    "order_heading": "L'ordine delle parole",
+    "order_help": "Per l'attention da sola «il gatto insegue il topo» e «il topo insegue il gatto» sono la stessa cosa: scambia due parole e guarda i pesi.",
+    "swap-a": "Scambia",
+    "swap-b": "con",
+    "swap": "Scambia",
+    "order_moved": "Scambiate «{a}» e «{b}»: ogni peso si è spostato con le sue parole, identico. Senza maschera e senza distanza l'attention non vede l'ordine.",
+    "order_mask": "Scambiate «{a}» e «{b}»: con la maschera causale i pesi sono cambiati, non solo spostati, perché la maschera sa chi viene prima e chi dopo.",
+    "order_bias": "Scambiate «{a}» e «{b}»: con la distanza (pos) accesa i pesi sono cambiati, non solo spostati, perché la distanza conosce le posizioni.",
 })
 
 STRINGS["en"].update({
@@ -549,6 +557,14 @@ STRINGS["en"].update({
     "pos_line": "Real models know word order through positional encodings (sinusoids, RoPE) or distance penalties like this one (ALiBi).",
     "formula_pos": "{formula}; then −{m}·|i − j| on the logit",
     "col_bias": "−m·|i−j|",
+    "order_heading": "Word order",
+    "order_help": "For attention alone “the cat chases the mouse” and “the mouse chases the cat” are the same thing: swap two words and watch the weights.",
+    "swap-a": "Swap",
+    "swap-b": "with",
+    "swap": "Swap",
+    "order_moved": "Swapped “{a}” and “{b}”: every weight moved with its words, unchanged. Without the mask and the distance, attention does not see order.",
+    "order_mask": "Swapped “{a}” and “{b}”: with the causal mask the weights changed, not just moved, because the mask knows who comes before and after.",
+    "order_bias": "Swapped “{a}” and “{b}”: with the distance (pos) on the weights changed, not just moved, because the distance knows the positions.",
 })
 
 

@@ -18,7 +18,7 @@ import js
 from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window, when
 
-from app import contract, export, lexicon, matrices, render, settings as schema
+from app import contract, export, lexicon, matrices, order, render, settings as schema
 from app.i18n import LANGS, PRESETS, short, text
 from app.views import matrix_mode
 from app.views.controls import pos_value, temperature_value
@@ -151,7 +151,9 @@ def _show_sentence(sentence):
         _set_messages([problem])
         return False
     focus = schema.preset_focus(sentence, lang)
-    _render(_settings.copy(sentence=sentence, text=sentence, focus=focus), tokens, ("sentence",))
+    # the cards travel with their words (the lexicon might read a moved capital otherwise)
+    cards = tuple(tuple(c) for c in order.swapped([t.card for t in _tokens], a, b))
+    _render(_settings.copy(sentence=sentence, text=sentence, focus=focus, cards=cards), tokens, ("sentence",))
     return True
 
 
@@ -347,6 +349,27 @@ def _apply_boxes():
     _region("mm-apply").focus()
 
 
+def _swap(a, b):
+    """Swap words a and b of the sentence; say whether the weights just moved with them."""
+    before, words = _record, [t.text for t in _lexicon_tokens]
+    if a == b or before is None:
+        return
+    sentence = " ".join(order.swapped(words, a, b))
+    tokens, problem = schema.check_sentence(sentence, _lexicons[_settings.lang], _settings.limit)
+    if tokens is None or len(tokens) != len(words):
+        _set_messages([problem] if problem else [])
+        return
+    focus = _settings.focus
+    focus = None if focus is None else order.permutation(len(words), a, b)[focus]
+    # the cards travel with their words (the lexicon might read a moved capital otherwise)
+    cards = tuple(tuple(c) for c in order.swapped([t.card for t in _tokens], a, b))
+    _render(_settings.copy(sentence=sentence, text=sentence, focus=focus, cards=cards), tokens, ("sentence",))
+    said = text(_settings.lang, order.verdict(before, _record, a, b), a=words[a], b=words[b])
+    _region("swap-a").value, _region("swap-b").value = str(a), str(b)
+    _region("order-result").textContent = said
+    _region("swap").focus()
+
+
 def _show_compare(typed, step):
     """Mark the typed matrix's cells against the page's step (kept across recomputes)."""
     global _compare
@@ -424,6 +447,8 @@ async def on_click(event):
     elif button.id == "reset-edits":
         _render(_settings.copy(w_q=None, w_k=None, w_v=None, cards=None), _lexicon_tokens, ("sentence",))
         _region("reset-edits").focus()
+    elif button.id == "swap":
+        _swap(int(_region("swap-a").value), int(_region("swap-b").value))
     elif button.id == "mm-apply":
         _apply_boxes()
     elif button.id == "mm-random":

@@ -17,6 +17,7 @@ from app.views import matrix_mode
 from app.views.controls import render_controls, render_header, render_share
 from app.views.editor import render_editor
 from app.views.heads import render_heads, render_multihead
+from app.views.order import render_order
 from app.views.heatmap import render_heatmap
 from app.views.html import esc
 from app.views.messages import render_messages
@@ -149,5 +150,6 @@ def render_edits(settings, tokens, record, interactive=True, designed_cards=None
     if settings.mode == "matrix" or record is None or record.head_records is None:
         return ""
     cards = designed_cards if designed_cards is not None else [t.card for t in tokens]
-    html = render_editor(settings, record, tokens, cards, settings.lang)
+    html = (f'<div class="order">{render_order(tokens, settings.lang)}</div>'
+            + render_editor(settings, record, tokens, cards, settings.lang))
     return html if interactive else html.replace('<input type="text"', '<input disabled type="text"')

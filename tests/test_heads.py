@@ -140,3 +140,18 @@ def test_state_json_carries_heads_w_o_and_position_bias(lexicons):
     assert np.asarray(state["w_o"]).shape == (16, 4)
     assert np.asarray(state["matrix"]["concat"]).shape == (len(tokens), 16)
     assert np.asarray(state["matrix"]["multihead_output"]).shape == (len(tokens), 4)
+
+
+def test_order_verdict_says_moved_or_why_not(lexicons):
+    """Swapping gatto and tappeto: 'moved' with mask and bias off, 'mask' with the mask, 'bias' with pos."""
+    from app import order
+    sentence = i18n.PRESETS["it"][0][0]
+    words = sentence.split()
+    for options, key in (({}, "order_moved"), ({"mask": True}, "order_mask"), ({"slope": 0.5}, "order_bias")):
+        s, tokens, before = computed(sentence, lexicons, **options)
+        cards = tuple(tuple(c) for c in order.swapped([t.card for t in tokens], 1, 4))
+        swapped = " ".join(order.swapped(words, 1, 4))
+        s2 = s.copy(sentence=swapped, cards=cards)
+        tokens2, _ = schema.check_sentence(swapped, lexicons["it"])
+        after = contract.compute(s2, tokens2)
+        assert order.verdict(before, after, 1, 4) == key

@@ -176,3 +176,23 @@ def test_new_views_fit_a_phone(page_at, query):
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     name = query.replace("?", "").replace("&", "_").replace("=", "-")
     page.screenshot(path=f"{SCREENSHOTS}/heads-360-{name}.png", full_page=True)
+
+
+def test_swapping_two_words_moves_the_weights_unless_the_mask_knows_positions(page_at):
+    """gatto ↔ tappeto: with the mask off the message says the weights moved with the words; with it on, that they changed."""
+    page = page_at("?lang=it")
+    before = get_state(page)
+    page.select_option("#swap-a", "1")
+    page.select_option("#swap-b", "4")
+    page.click("#swap")
+    state = wait_state(page, "s.tokens[1].text === 'tappeto'")
+    page.wait_for_function("document.getElementById('order-result').textContent.length > 0")
+    assert "si è spostato con le sue parole" in page.inner_text("#order-result")
+    perm = [0, 4, 2, 3, 1, 5]
+    assert [round(state["rows"][j]["weight"], 12) for j in range(6)] == \
+        [round(before["rows"][perm[j]]["weight"], 12) for j in range(6)]
+    page.check('input[name="mask"]')
+    wait_state(page, "s.mask === true")
+    page.click("#swap")
+    page.wait_for_function("document.getElementById('order-result').textContent.includes('maschera')")
+    assert "cambiati" in page.inner_text("#order-result")
