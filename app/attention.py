@@ -148,7 +148,9 @@ class Attention:
                  "logits", "exps", "exp_sums", "weights", "outputs",
                  # filled by app/contract.py when several heads run (app/heads.py): every
                  # head's record in order, their outputs side by side and projected by W_O
-                 "head_records", "concat", "multihead_output")
+                 "head_records", "concat", "multihead_output",
+                 # and the second layer's record, whose input cards are this layer's output
+                 "layer2")
 
     def __init__(self, **fields):
         for name in self.__slots__:

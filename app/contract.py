@@ -68,7 +68,17 @@ def compute(settings, tokens):
     record = records[settings.head]
     record.head_records = records
     record.concat, record.multihead_output = heads.multihead(records)
+    w_q, w_k, w_v = head_matrices(settings, settings.head)
+    record.layer2 = attention.attend(layer2_cards(record, cards), w_q=w_q, w_k=w_k, w_v=w_v, **options)
     return record
+
+
+def layer2_cards(record, cards):
+    """The second layer's input cards: the first layer's multi-head output, each word's
+    card now mixed with its context; a word no head could look from keeps its own card
+    (what a real model's residual connection would pass on)."""
+    return [list(card) if all(r.outputs[i] is None for r in record.head_records) else out
+            for i, (out, card) in enumerate(zip(record.multihead_output, cards))]
 
 
 def selected_row(settings, record):

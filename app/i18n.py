@@ -454,6 +454,14 @@ STRINGS["it"].update({
     "order_moved": "Scambiate «{a}» e «{b}»: ogni peso si è spostato con le sue parole, identico. Senza maschera e senza distanza l'attention non vede l'ordine.",
     "order_mask": "Scambiate «{a}» e «{b}»: con la maschera causale i pesi sono cambiati, non solo spostati, perché la maschera sa chi viene prima e chi dopo.",
     "order_bias": "Scambiate «{a}» e «{b}»: con la distanza (pos) accesa i pesi sono cambiati, non solo spostati, perché la distanza conosce le posizioni.",
+    "l2_heading": "Un secondo strato",
+    "l2_intro": "Nel giocattolo le carte sono fisse; in un transformer vero il vettore che entra nello strato 2 porta già il suo contesto. Qui lo strato 2 prende come carte le uscite multi-testa dello strato 1: la stessa parola entra con una carta diversa in frasi diverse, e lo strato 2 guarda di conseguenza.",
+    "l2_shapes": "strato 1: carte ({n}×4) → {h} teste → uscita multi-testa ({n}×4) = carte dello strato 2 ({n}×4) → testa «{head}»: pesi ({n}×{n}) → uscita ({n}×4)",
+    "l2_card1": "carta, strato 1",
+    "l2_card2": "carta, strato 2",
+    "l2_w1": "«{word}» guarda, strato 1",
+    "l2_w2": "«{word}» guarda, strato 2",
+    "l2_caption": "Le carte nei due strati e dove guarda «{word}»",
 })
 
 STRINGS["en"].update({
@@ -565,6 +573,14 @@ STRINGS["en"].update({
     "order_moved": "Swapped “{a}” and “{b}”: every weight moved with its words, unchanged. Without the mask and the distance, attention does not see order.",
     "order_mask": "Swapped “{a}” and “{b}”: with the causal mask the weights changed, not just moved, because the mask knows who comes before and after.",
     "order_bias": "Swapped “{a}” and “{b}”: with the distance (pos) on the weights changed, not just moved, because the distance knows the positions.",
+    "l2_heading": "A second layer",
+    "l2_intro": "In the toy the cards are fixed; in a real transformer the vector entering layer 2 already carries its context. Here layer 2 takes layer 1's multi-head outputs as its cards: the same word enters with a different card in different sentences, and layer 2 looks accordingly.",
+    "l2_shapes": "layer 1: cards ({n}×4) → {h} heads → multi-head output ({n}×4) = layer 2's cards ({n}×4) → “{head}” head: weights ({n}×{n}) → output ({n}×4)",
+    "l2_card1": "card, layer 1",
+    "l2_card2": "card, layer 2",
+    "l2_w1": "“{word}” looks, layer 1",
+    "l2_w2": "“{word}” looks, layer 2",
+    "l2_caption": "The cards in both layers and where “{word}” looks",
 })
 
 

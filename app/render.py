@@ -17,6 +17,7 @@ from app.views import matrix_mode
 from app.views.controls import render_controls, render_header, render_share
 from app.views.editor import render_editor
 from app.views.heads import render_heads, render_multihead
+from app.views.layer2 import render_layer2
 from app.views.order import render_order
 from app.views.heatmap import render_heatmap
 from app.views.html import esc
@@ -75,6 +76,7 @@ def render_row_views(row, tokens, lang):
         "output": render_output(row, tokens, lang),
         "heads": render_heads(row.record, row.focus, tokens, lang),
         "multi": render_multihead(row.record, row.focus, tokens, lang),
+        "layer2": render_layer2(row.record, row.focus, tokens, lang),
     }
 
 
@@ -115,6 +117,7 @@ def render_analysis(settings, tokens, record, row, interactive=True):
         + f'<section id="view-output" class="view output-section" data-view="output">{views["output"]}</section>'
         + f'<section id="view-heads" class="heads-section">{views["heads"]}</section>'
         + f'<section id="view-multi" class="multi-section">{views["multi"]}</section>'
+        + f'<section id="view-layer2" class="layer2-section">{views["layer2"]}</section>'
     )
 
 

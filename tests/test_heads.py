@@ -155,3 +155,35 @@ def test_order_verdict_says_moved_or_why_not(lexicons):
         tokens2, _ = schema.check_sentence(swapped, lexicons["it"])
         after = contract.compute(s2, tokens2)
         assert order.verdict(before, after, 1, 4) == key
+
+
+@settings(max_examples=60, deadline=None)
+@given(cards=cards_strategy, mask=st.booleans(), head=st.integers(0, len(heads.HEADS) - 1))
+def test_the_second_layer_attends_over_the_first_layers_outputs(cards, mask, head):
+    """Layer 2 = the active head applied to layer 1's multi-head output (own card where no head looked), as numpy says."""
+    s = schema.Settings("x", None, mask=mask).copy(head=head)
+    record = contract.compute(s, Cards(cards).tokens)
+    x = np.asarray(cards, dtype=float)
+    outs = []
+    for h in range(len(heads.HEADS)):
+        w_q, w_k, w_v = (np.asarray(m) for m in heads.designed(h))
+        outs.append(attention_matrix(x @ w_q, x @ w_k, x @ w_v, mask)["output"])
+    stacked = np.stack(outs)  # [h, n, 4], NaN rows where a head had no candidate
+    mixed = np.nan_to_num(stacked, nan=0.0).mean(axis=0)
+    nobody = np.isnan(stacked).all(axis=(0, 2))
+    layer2_in = np.where(nobody[:, None], x, mixed)
+    w_q, w_k, w_v = (np.asarray(m) for m in heads.designed(head))
+    ref = attention_matrix(layer2_in @ w_q, layer2_in @ w_k, layer2_in @ w_v, mask)
+    np.testing.assert_allclose(record.layer2.queries, layer2_in @ w_q, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(record.layer2.weights, ref["weights"], rtol=0, atol=1e-12)
+    assert np.asarray(record.layer2.weights).shape == (len(cards), len(cards))
+
+
+def test_gatto_enters_layer_2_with_a_different_card_in_each_sentence(lexicons):
+    """Same card in layer 1, different cards in layer 2: the context got in."""
+    entering = []
+    for sentence, i in (("Il gatto seduto sul tappeto dormiva", 1), ("Il cane rincorre il gatto", 4)):
+        _, tokens, record = computed(sentence, lexicons)
+        assert tokens[i].text == "gatto" and tokens[i].card == [0.95, 0.05, 0.1, 0.0]
+        entering.append(contract.layer2_cards(record, [t.card for t in tokens])[i])
+    assert max(abs(a - b) for a, b in zip(*entering)) > 0.1

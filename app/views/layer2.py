@@ -1,0 +1,33 @@
+"""A second layer: the first layer's output cards are its input (seed 000: in a real
+transformer the vector entering layer n already carries its context)."""
+
+from app import heads
+from app.contract import layer2_cards  # (a choice among numbers already computed)
+from app.i18n import percent, text
+from app.views.html import Column, esc, table
+from app.views.query import vec
+
+
+def render_layer2(record, i, tokens, lang):
+    """For the selected word: every word's card in layer 1 and in layer 2, and where the
+    word looks in each layer (the active head)."""
+    second = record.layer2
+    word = tokens[i].text
+    h, n = len(record.head_records), record.n_q
+    head = text(lang, "head_name_" + heads.HEADS[record.head_records.index(record)].id)
+    one, two = record.row(i), second.row(i)
+
+    def weight(row, j):
+        return percent(row.weights[j], lang) if row.candidates[j] else "—"
+
+    columns = [Column("word", esc(text(lang, "col_word"))), Column("card1", esc(text(lang, "l2_card1"))),
+               Column("card2", esc(text(lang, "l2_card2"))), Column("w1", esc(text(lang, "l2_w1", word=word))),
+               Column("w2", esc(text(lang, "l2_w2", word=word)))]
+    rows = [(esc(t.text), [esc(vec(t.card, lang)), esc(vec(c, lang)), weight(one, j), weight(two, j)],
+             {"class": "selected" if j == i else None})
+            for j, (t, c) in enumerate(zip(tokens, layer2_cards(record, [t.card for t in tokens])))]
+    return (f'<h2>{esc(text(lang, "l2_heading"))}</h2>'
+            f'<p>{esc(text(lang, "l2_intro"))}</p>'
+            f'<p class="multi-shapes">{esc(text(lang, "l2_shapes", n=n, h=h, head=head))}</p>'
+            f'<div class="table-wrap" role="region" tabindex="0" aria-label="{esc(text(lang, "l2_heading"))}">'
+            + table(columns, rows, esc(text(lang, "l2_caption", word=word)), class_="layer2") + "</div>")
