@@ -7,6 +7,21 @@ from app.i18n import percent, text
 from app.views.html import Column, esc, table
 from app.views.query import vec
 
+SHORT = 12  # sentences up to this many words show every word in the table
+TOP = 5  # longer ones: each layer's five favourites and the selected word
+
+
+def shown_words(one, two, i):
+    """Every word of a short sentence; past SHORT words, the selected one and each
+    layer's TOP favourites (in sentence order), so a click stays cheap at 200 words."""
+    if one.n <= SHORT:
+        return range(one.n)
+
+    def top(row):
+        return sorted(range(row.n), key=lambda j: -row.weights[j])[:TOP]
+
+    return sorted({i, *top(one), *top(two)})
+
 
 def render_layer2(record, i, tokens, lang):
     """For the selected word: every word's card in layer 1 and in layer 2, and where the
@@ -23,9 +38,10 @@ def render_layer2(record, i, tokens, lang):
     columns = [Column("word", esc(text(lang, "col_word"))), Column("card1", esc(text(lang, "l2_card1"))),
                Column("card2", esc(text(lang, "l2_card2"))), Column("w1", esc(text(lang, "l2_w1", word=word))),
                Column("w2", esc(text(lang, "l2_w2", word=word)))]
-    rows = [(esc(t.text), [esc(vec(t.card, lang)), esc(vec(c, lang)), weight(one, j), weight(two, j)],
-             {"class": "selected" if j == i else None})
-            for j, (t, c) in enumerate(zip(tokens, layer2_cards(record, [t.card for t in tokens])))]
+    cards = layer2_cards(record, [t.card for t in tokens])
+    rows = [(esc(tokens[j].text), [esc(vec(tokens[j].card, lang)), esc(vec(cards[j], lang)), weight(one, j),
+                                   weight(two, j)], {"class": "selected" if j == i else None})
+            for j in shown_words(one, two, i)]
     return (f'<h2>{esc(text(lang, "l2_heading"))}</h2>'
             f'<p>{esc(text(lang, "l2_intro"))}</p>'
             f'<p class="multi-shapes">{esc(text(lang, "l2_shapes", n=n, h=h, head=head))}</p>'
