@@ -151,9 +151,7 @@ def _show_sentence(sentence):
         _set_messages([problem])
         return False
     focus = schema.preset_focus(sentence, lang)
-    # the cards travel with their words (the lexicon might read a moved capital otherwise)
-    cards = tuple(tuple(c) for c in order.swapped([t.card for t in _tokens], a, b))
-    _render(_settings.copy(sentence=sentence, text=sentence, focus=focus, cards=cards), tokens, ("sentence",))
+    _render(_settings.copy(sentence=sentence, text=sentence, focus=focus), tokens, ("sentence",))
     return True
 
 
