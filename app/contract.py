@@ -10,6 +10,7 @@ import json
 from app import attention, heads, i18n, matrices
 from app.lexicon import Token
 
+ALL_HEADS_MAX = 60  # up to this many words every head and the second layer are computed
 MATRIX_CELLS_MAX = 4096  # past this many cells (n_q·n_k) `matrix` is null: the JSON stays small
 
 
@@ -61,15 +62,18 @@ def compute(settings, tokens):
     if not tokens:
         return None
     cards = cards_of(settings, tokens)
-    records = []
+    every = len(tokens) <= ALL_HEADS_MAX  # long texts: the active head only (a setting change stays fast)
+    records = []  # None for a head not computed
     for h in range(len(heads.HEADS)):
         w_q, w_k, w_v = head_matrices(settings, h)
-        records.append(attention.attend(cards, w_q=w_q, w_k=w_k, w_v=w_v, **options))
+        records.append(attention.attend(cards, w_q=w_q, w_k=w_k, w_v=w_v, **options)
+                       if every or h == settings.head else None)
     record = records[settings.head]
     record.head_records = records
-    record.concat, record.multihead_output = heads.multihead(records)
-    w_q, w_k, w_v = head_matrices(settings, settings.head)
-    record.layer2 = attention.attend(layer2_cards(record, cards), w_q=w_q, w_k=w_k, w_v=w_v, **options)
+    record.concat, record.multihead_output = heads.multihead([r for r in records if r is not None])
+    if every:
+        w_q, w_k, w_v = head_matrices(settings, settings.head)
+        record.layer2 = attention.attend(layer2_cards(record, cards), w_q=w_q, w_k=w_k, w_v=w_v, **options)
     return record
 
 
@@ -77,7 +81,7 @@ def layer2_cards(record, cards):
     """The second layer's input cards: the first layer's multi-head output, each word's
     card now mixed with its context; a word no head could look from keeps its own card
     (what a real model's residual connection would pass on)."""
-    return [list(card) if all(r.outputs[i] is None for r in record.head_records) else out
+    return [list(card) if all(r.outputs[i] is None for r in record.head_records if r is not None) else out
             for i, (out, card) in enumerate(zip(record.multihead_output, cards))]
 
 

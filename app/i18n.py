@@ -462,6 +462,7 @@ STRINGS["it"].update({
     "l2_w1": "«{word}» guarda, strato 1",
     "l2_w2": "«{word}» guarda, strato 2",
     "l2_caption": "Le carte nei due strati e dove guarda «{word}»",
+    "heads_long": "Oltre {n} parole la pagina calcola solo la testa scelta (e nessun secondo strato), per restare veloce.",
 })
 
 STRINGS["en"].update({
@@ -581,6 +582,7 @@ STRINGS["en"].update({
     "l2_w1": "“{word}” looks, layer 1",
     "l2_w2": "“{word}” looks, layer 2",
     "l2_caption": "The cards in both layers and where “{word}” looks",
+    "heads_long": "Past {n} words the page computes only the chosen head (and no second layer), to stay fast.",
 })
 
 

@@ -187,3 +187,16 @@ def test_gatto_enters_layer_2_with_a_different_card_in_each_sentence(lexicons):
         assert tokens[i].text == "gatto" and tokens[i].card == [0.95, 0.05, 0.1, 0.0]
         entering.append(contract.layer2_cards(record, [t.card for t in tokens])[i])
     assert max(abs(a - b) for a, b in zip(*entering)) > 0.1
+
+
+def test_past_sixty_words_only_the_active_head_runs_and_the_page_says_so(lexicons):
+    """A 200-word text computes the chosen head alone (a setting change stays fast); the views say why."""
+    from app import render
+    sentence = " ".join(["Il gatto seduto sul tappeto dormiva"] * 34)
+    s = schema.Settings(sentence, 5, limit=500).copy(head=2)
+    tokens, _ = schema.check_sentence(sentence, lexicons["it"], 500)
+    record = contract.compute(s, tokens)
+    assert [r is not None for r in record.head_records] == [False, False, True, False]
+    assert record.layer2 is None and np.asarray(record.concat).shape == (len(tokens), 4)
+    views = render.render_row_views(record.row(5), tokens, "it")
+    assert views["heads"].count('<li class="head-card') == 1 and "Oltre 60 parole" in views["layer2"]

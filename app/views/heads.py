@@ -2,6 +2,7 @@
 multi-head output (concatenation and W_O) with its shapes written out."""
 
 from app import heads
+from app.contract import ALL_HEADS_MAX
 from app.i18n import num, percent, short, text
 from app.views.html import Column, esc, table, tag
 from app.views.query import vec
@@ -49,10 +50,12 @@ def render_heads(record, i, tokens, lang):
     """Every head's bars for the selected word, side by side (a list of cards)."""
     word = tokens[i].text
     cards = "".join(_head_card(h, r, i, tokens, lang, r is record)
-                    for h, r in enumerate(record.head_records))
+                    for h, r in enumerate(record.head_records) if r is not None)
+    alone = (f'<p class="note">{esc(text(lang, "heads_long", n=ALL_HEADS_MAX))}</p>'
+             if None in record.head_records else "")
     return (f'<h2>{esc(text(lang, "heads_heading", word=word))}</h2>'
             f'<p class="heads-help">{esc(text(lang, "heads_help"))}</p>'
-            f'<ul class="head-cards">{cards}</ul>')
+            f'{alone}<ul class="head-cards">{cards}</ul>')
 
 
 def render_w_o(w_o, lang):
@@ -68,11 +71,12 @@ def render_w_o(w_o, lang):
 def render_multihead(record, i, tokens, lang):
     """The word's heads' outputs side by side, projected back to four numbers by W_O."""
     word = tokens[i].text
-    h, n = len(record.head_records), record.n_q
+    computed = [r for r in record.head_records if r is not None]
+    h, n = len(computed), record.n_q
     hd = len(record.concat[i])
     blocks = [record.concat[i][b * 4:(b + 1) * 4] for b in range(h)]
     concat = " | ".join(vec(b, lang) for b in blocks)
-    silent = any(r.outputs[i] is None for r in record.head_records)
+    silent = any(r.outputs[i] is None for r in computed)
     return (
         f'<h2>{esc(text(lang, "multi_heading", word=word))}</h2>'
         f'<p class="multi-shapes">{esc(text(lang, "multi_shapes", h=h, n=n, hd=hd))}</p>'

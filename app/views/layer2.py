@@ -2,7 +2,7 @@
 transformer the vector entering layer n already carries its context)."""
 
 from app import heads
-from app.contract import layer2_cards  # (a choice among numbers already computed)
+from app.contract import ALL_HEADS_MAX, layer2_cards  # (a choice among numbers already computed)
 from app.i18n import percent, text
 from app.views.html import Column, esc, table
 from app.views.query import vec
@@ -28,6 +28,9 @@ def render_layer2(record, i, tokens, lang):
     word looks in each layer (the active head)."""
     second = record.layer2
     word = tokens[i].text
+    if second is None:
+        return (f'<h2>{esc(text(lang, "l2_heading"))}</h2>'
+                f'<p class="note">{esc(text(lang, "heads_long", n=ALL_HEADS_MAX))}</p>')
     h, n = len(record.head_records), record.n_q
     head = text(lang, "head_name_" + heads.HEADS[record.head_records.index(record)].id)
     one, two = record.row(i), second.row(i)
