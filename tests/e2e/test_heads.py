@@ -196,3 +196,25 @@ def test_swapping_two_words_moves_the_weights_unless_the_mask_knows_positions(pa
     page.click("#swap")
     page.wait_for_function("document.getElementById('order-result').textContent.includes('maschera')")
     assert "cambiati" in page.inner_text("#order-result")
+
+
+def test_host_message_sets_a_tuned_head_and_matrix_mode(browser, base_url):
+    """attention:set {head, wq, pos} tunes a head; {mode, q, v, focus} opens matrix mode with those rows."""
+    from tests.contract_check import assert_valid_state
+    from tests.e2e.conftest import open_host
+    context, page = open_host(browser, base_url, "./?lang=en")
+    eye = [[1 if i == j else 0 for j in range(4)] for i in range(4)]
+    page.evaluate("""eye => document.querySelector('iframe').contentWindow.postMessage(
+        {type: 'attention:set', head: 1, wq: eye, pos: 0.5}, '*')""", eye)
+    page.wait_for_function("window.got.some(m => m.type === 'attention:state' && m.state.head === 1)")
+    state = page.evaluate("window.got.filter(m => m.type === 'attention:state').pop().state")
+    assert_valid_state(state)
+    assert state["w_q"] == eye and state["position_bias"] == 0.5 and state["heads"][1]["name"] == "Pointers"
+    page.evaluate("""document.querySelector('iframe').contentWindow.postMessage(
+        {type: 'attention:set', mode: 'matrix', q: [[1, 0], [0, 1], [1, 1]], v: [[10, 0], [0, 10], [5, 5]], pos: 0,
+         focus: 0}, '*')""")
+    page.wait_for_function("window.got.some(m => m.type === 'attention:state' && m.state.mode === 'matrix')")
+    state = page.evaluate("window.got.filter(m => m.type === 'attention:state').pop().state")
+    assert_valid_state(state)
+    assert [round(x, 2) for x in state["matrix"]["output"][0]] == [6.02, 3.98] and state["heads"] is None
+    context.close()
