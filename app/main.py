@@ -5,7 +5,10 @@ re-rendered, so handlers live where events bubble to): `change` is a dispatch ov
 settings schema (a control named after a setting changes that setting: a word or a view
 only re-reads the record, anything else recomputes it); `input` moves the temperature
 live; `submit` for the sentence box; `click` for the matrix's row headers, reset and the
-share buttons. A host page may also send `attention:set` messages (see README). Every
+share buttons. Editable cells (name="cell") commit on change and Enter and cancel on
+Escape without redrawing the editor, so Tab moves on as the student expects; matrix
+mode's boxes apply with "Compute", "Random" or an example; "Swap" exchanges two words.
+A host page may also send `attention:set` messages (see README). Every
 render ends in `publish(record)`: the state JSON in #attention-state, `data-state` on
 <html>, the URL (history.replaceState) and, when framed, an `attention:state` message to
 the parent.

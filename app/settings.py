@@ -54,7 +54,7 @@ class Setting:
 
     attr: attribute of `Settings`; url / host: its key in links / in `attention:set`
     (None: not settable that way); control: the `name` of the page control that changes
-    it; kind: 'flag', 'number', 'integer', 'choice', 'text' or 'index'; default: the value
+    it; kind: 'flag', 'number', 'integer', 'choice', 'text', 'index' or 'matrix'; default: the value
     when nothing says otherwise; low/high: allowed range of a number; choices: of a
     choice. `log2_control`: the control's value is log₂ of the setting's (a slider on a
     doubling scale). `recompute`: whether a change needs a new attention record (a word click or a
