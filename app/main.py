@@ -71,6 +71,8 @@ def _render(settings, tokens, regions, notes=()):
         _region("controls").innerHTML = render.render_controls(settings)
         _region("share").innerHTML = render.render_share(lang)
         _region("status").querySelector(".status-text").textContent = text(lang, "ready")
+    if settings.mode == "matrix" and "sentence" in regions:  # new Q, K: the mask may (not) apply
+        _region("controls").innerHTML = render.render_controls(settings)
     if "all" in regions or "sentence" in regions:
         _region("sentence").innerHTML = render.render_words(settings, tokens, _record)
         _region("sentence-input").value = settings.text

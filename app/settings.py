@@ -349,6 +349,15 @@ def parse_params(search, lexicons):
     return settings, notes
 
 
+def mask_possible(settings):
+    """The causal mask makes sense only with one row and one column per token (n_q = n_k):
+    in matrix mode with cross-attention it is not offered."""
+    if settings.mode != "matrix":
+        return True
+    q, k, _ = matrices.resolve(settings.q, settings.k, settings.v, settings.seed)
+    return len(q) == len(k)
+
+
 def query_count(settings, tokens=None):
     """How many rows ask: the words of the sentence, or Q's rows in matrix mode."""
     if settings.mode == "matrix":

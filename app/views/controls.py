@@ -110,7 +110,7 @@ def render_controls(settings, interactive=True):
         '<div class="options">'
         f'<label class="preset-label" for="preset"{hidden}>{esc(text(lang, "presets_label"))}</label>'
         f'<select id="preset" name="preset"{off}{hidden}>{"".join(options)}</select>'
-        + switch("mask", settings.mask, lang, off)
+        + switch("mask", settings.mask, lang, off if schema.mask_possible(settings) else " disabled")
         + switch("self", settings.include_self, lang, off)
         + switch("scaled", settings.scaled, lang, off)
         + temperature_slider(settings.temperature, lang, off)

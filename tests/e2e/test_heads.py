@@ -132,6 +132,7 @@ def test_matrix_mode_refuses_bad_boxes_and_offers_no_mask_across(page_at):
     state = wait_state(page, "s.matrix.weights.length === 2")
     assert len(state["matrix"]["weights"][0]) == 3 and state["mask"] is False
     assert "cross-attention" in page.inner_text("#view-steps")
+    assert page.is_disabled("#mask")  # the mask is offered only when n_q = n_k
     page.fill("#mm-q", "\n".join(["1 0"] * 17))
     page.click("#mm-apply")
     page.wait_for_function("document.getElementById('mm-q-message').textContent.length > 0")
