@@ -32,6 +32,7 @@ FEATURES = ("alive", "action", "thing", "function")
 D_MODEL = len(FEATURES)  # width of a card: 4
 D_K = D_MODEL  # the designed heads keep d_k = 4 (the lexicon checks cards against it)
 EXP_CAP = 709.0  # e^709 is about the largest float: e^logit is shown capped there
+TINY = 1e-290  # below this a shifted exponential has lost digits (subnormals start at 2.2e-308)
 
 # W_Q: the "question" matrix. Row i says what a word that has feature i looks for in
 # the other words (columns: alive, action, thing, function). q = x · W_Q, so a card
@@ -144,11 +145,16 @@ class Attention:
 
     __slots__ = ("w_q", "w_k", "w_v", "mask", "include_self", "scaled", "temperature", "slope",
                  "d_k", "divisor", "queries", "keys", "values", "candidates", "masked", "dots",
-                 "logits", "exps", "exp_sums", "weights", "outputs")
+                 "logits", "exps", "exp_sums", "weights", "outputs",
+                 # filled by app/contract.py when several heads run (app/heads.py): every
+                 # head's record in order, their outputs side by side and projected by W_O
+                 "head_records", "concat", "multihead_output",
+                 # and the second layer's record, whose input cards are this layer's output
+                 "layer2")
 
     def __init__(self, **fields):
         for name in self.__slots__:
-            setattr(self, name, fields[name])
+            setattr(self, name, fields.get(name))
 
     @property
     def n_q(self):
@@ -194,8 +200,9 @@ def softmax_row(logits, candidates):
     total = sum(shifted)
     scale = math.exp(top) if top <= EXP_CAP else None
     for j, e in zip(idx, shifted):
-        # (a shifted exponential that underflowed, or the cap: e^logit on its own)
-        exps[j] = e * scale if scale is not None and e > 1e-300 else math.exp(min(logits[j], EXP_CAP))
+        # (a shifted exponential below ~1e-290 nears the subnormals and loses digits:
+        # then e^logit on its own)
+        exps[j] = e * scale if scale is not None and e > TINY else math.exp(min(logits[j], EXP_CAP))
         weights[j] = e / total
     return exps, sum(exps[j] for j in idx), weights
 

@@ -7,19 +7,83 @@ tokens and the attention record: nothing here recomputes the maths.
 
 import json
 
-from app import attention, i18n
+from app import attention, heads, i18n, matrices
+from app.lexicon import Token
 from app.quiz import Session
 
+ALL_HEADS_MAX = 60  # up to this many words every head and the second layer are computed
 MATRIX_CELLS_MAX = 4096  # past this many cells (n_q·n_k) `matrix` is null: the JSON stays small
 
 
+def shown_tokens(settings, tokens, record):
+    """The tokens the page shows: with the edited cards, or in matrix mode one per key
+    row (k1, k2, …, its card the key row)."""
+    if settings.mode == "matrix" and record is not None:
+        return [Token(f"k{j + 1}", list(k), None) for j, k in enumerate(record.keys)]
+    if settings.cards is None or len(settings.cards) != len(tokens):
+        return tokens
+    return [Token(t.text, list(c), t.known, t.guess) for t, c in zip(tokens, settings.cards)]
+
+
+def cards_of(settings, tokens):
+    """The cards in use: the edited ones (`cards`) or the lexicon's."""
+    if settings.cards is not None and len(settings.cards) == len(tokens):
+        return [list(c) for c in settings.cards]
+    return [list(t.card) for t in tokens]
+
+
+def head_matrices(settings, h):
+    """(w_q, w_k, w_v) of head h: designed, or as edited when it is the active head."""
+    designed = heads.designed(h)
+    if h != settings.head:
+        return designed
+    edited = (settings.w_q, settings.w_k, settings.w_v)
+    return tuple(d if e is None else [list(r) for r in e] for d, e in zip(designed, edited))
+
+
+def matrix_qkv(settings):
+    """Q, K, V of matrix mode (the lesson's example when the given ones do not fit)."""
+    q, k, v = matrices.resolve(settings.q, settings.k, settings.v, settings.seed)
+    if matrices.shape_problem(q, k, v) is not None:
+        q, k, v = matrices.resolve()
+    return q, k, v
+
+
 def compute(settings, tokens):
-    """The attention record of the whole sentence for these settings (None: no word)."""
+    """The attention record of the active head for these settings (None: no word).
+
+    Sentence mode runs every head (each with its designed matrices, the active one as
+    edited) on the same cards and settings; the record returned is the active head's,
+    holding the others' records, their concatenation and the W_O projection.
+    """
+    options = dict(mask=settings.mask, include_self=settings.include_self, scaled=settings.scaled,
+                   temperature=settings.temperature, slope=settings.slope)
+    if settings.mode == "matrix":
+        return attention.attend_qkv(*matrix_qkv(settings), **options)
     if not tokens:
         return None
-    return attention.attend([t.card for t in tokens], mask=settings.mask,
-                            include_self=settings.include_self, scaled=settings.scaled,
-                            temperature=settings.temperature)
+    cards = cards_of(settings, tokens)
+    every = len(tokens) <= ALL_HEADS_MAX  # long texts: the active head only (a setting change stays fast)
+    records = []  # None for a head not computed
+    for h in range(len(heads.HEADS)):
+        w_q, w_k, w_v = head_matrices(settings, h)
+        records.append(attention.attend(cards, w_q=w_q, w_k=w_k, w_v=w_v, **options)
+                       if every or h == settings.head else None)
+    record = records[settings.head]
+    record.head_records = records
+    record.concat, record.multihead_output = heads.multihead([r for r in records if r is not None])
+    if every:
+        w_q, w_k, w_v = head_matrices(settings, settings.head)
+        record.layer2 = attention.attend(layer2_cards(record, cards), w_q=w_q, w_k=w_k, w_v=w_v, **options)
+    return record
+
+
+def layer2_cards(record, cards):
+    """The second layer's input cards: the first layer's multi-head output, each word's
+    card now mixed with its context; a word no head could look from keeps its own card
+    (what a real model's residual connection would pass on)."""
+    return [list(card) if all(r.outputs[i] is None for r in record.head_records if r is not None) else out
+            for i, (out, card) in enumerate(zip(record.multihead_output, cards))]
 
 
 def selected_row(settings, record):
@@ -32,9 +96,26 @@ def selected_row(settings, record):
 def _matrix(record):
     if record is None or record.n_q * record.n_k > MATRIX_CELLS_MAX:
         return None
-    return {"queries": record.queries, "keys": record.keys, "values": record.values,
-            "dots": record.dots, "logits": record.logits, "weights": record.weights,
-            "output": record.outputs}
+    matrix = {"queries": record.queries, "keys": record.keys, "values": record.values,
+              "dots": record.dots, "logits": record.logits, "weights": record.weights,
+              "output": record.outputs}
+    if record.concat is not None:
+        matrix.update(concat=record.concat, multihead_output=record.multihead_output)
+    return matrix
+
+
+def _heads(settings):
+    """heads[]: every head's designed matrices and its name in the page language."""
+    return [{"id": h.id, "name": i18n.text(settings.lang, "head_name_" + h.id),
+             "w_q": heads.designed(i)[0], "w_k": heads.designed(i)[1], "w_v": heads.designed(i)[2]}
+            for i, h in enumerate(heads.HEADS)]
+
+
+def _matrix_mode_state(settings, record):
+    """The fields that differ in matrix mode (docs/DESIGN.md): no sentence, no lexicon."""
+    return {"sentence": "", "features": None,
+            "tokens": [{"text": f"k{j + 1}", "card": None, "known": None} for j in range(record.n_k)],
+            "w_q": None, "w_k": None, "w_v": None, "head": None, "heads": None, "w_o": None}
 
 
 def build_state(settings, tokens, record, quiz=None):
@@ -51,7 +132,7 @@ def build_state(settings, tokens, record, quiz=None):
                  "percent": i18n.percent(row.weights[j], lang, 1) if row.candidates[j] else None}
                 for j in range(row.n)]
     d_k = attention.D_MODEL if record is None else record.d_k
-    return {
+    state = {
         "version": 2,
         "mode": "sentence",
         "lang": lang,
@@ -73,7 +154,18 @@ def build_state(settings, tokens, record, quiz=None):
         "rows": rows,
         "quiz": (quiz or Session()).field(row) if settings.quiz else None,
         "matrix": _matrix(record),
+        # contract version 2: heads, W_O and the distance bias (app/heads.py)
+        "head": settings.head,
+        "heads": _heads(settings),
+        "w_o": heads.w_o(),
+        "position_bias": settings.slope,
     }
+    if settings.mode == "matrix" and record is not None:
+        state.update(mode="matrix", **_matrix_mode_state(settings, record))
+    elif record is not None:
+        for token, card in zip(state["tokens"], cards_of(settings, tokens)):
+            token["card"] = card
+    return state
 
 
 def state_json(state):

@@ -5,7 +5,10 @@ re-rendered, so handlers live where events bubble to): `change` is a dispatch ov
 settings schema (a control named after a setting changes that setting: a word or a view
 only re-reads the record, anything else recomputes it); `input` moves the temperature
 live; `submit` for the sentence box; `click` for the matrix's row headers, reset and the
-share buttons. A host page may also send `attention:set` messages (see README). Every
+share buttons. Editable cells (name="cell") commit on change and Enter and cancel on
+Escape without redrawing the editor, so Tab moves on as the student expects; matrix
+mode's boxes apply with "Compute", "Random" or an example; "Swap" exchanges two words.
+A host page may also send `attention:set` messages (see README). Every
 render ends in `publish(record)`: the state JSON in #attention-state, `data-state` on
 <html>, the URL (history.replaceState) and, when framed, an `attention:state` message to
 the parent.
@@ -18,10 +21,11 @@ import js
 from pyodide.ffi import create_proxy, to_js
 from pyscript import document, window, when
 
-from app import contract, export, lexicon, render, settings as schema
-from app.i18n import LANGS, PRESETS, text
+from app import contract, export, lexicon, matrices, order, render, settings as schema
+from app.i18n import LANGS, PRESETS, short, text
 from app.quiz import Session
-from app.views.controls import temperature_value
+from app.views import matrix_mode
+from app.views.controls import pos_value, temperature_value
 
 
 class _Lexicons(dict):
@@ -34,7 +38,9 @@ class _Lexicons(dict):
 
 _lexicons = _Lexicons()
 _settings = None  # settings.Settings shown now
-_tokens = []  # lexicon.Token list of the shown sentence
+_tokens = []  # lexicon.Token list the page shows (edited cards; matrix mode: k1, k2, …)
+_lexicon_tokens = []  # the sentence's tokens with the lexicon's cards
+_compare = ("", "weights")  # matrix mode: what the student typed to compare, and with which step
 _record = None  # attention.Attention: the whole matrix for the shown sentence and settings
 _row = None  # the selected word's row of _record, or None
 _framed = not getattr(js.Object, "is")(window.parent, window)
@@ -52,12 +58,13 @@ def _set_messages(notes=()):
 
 
 def _render(settings, tokens, regions, notes=()):
-    """Compute the record for `settings` and redraw the named regions ("all", "sentence")
-    and the analysis."""
-    global _settings, _tokens, _record, _row
-    _settings, _tokens = settings, tokens
+    """Compute the record for `settings` and redraw the named regions ("all", "sentence",
+    "editor") and the analysis. `tokens`: the sentence's, with the lexicon's cards."""
+    global _settings, _tokens, _lexicon_tokens, _record, _row
+    _settings, _lexicon_tokens = settings, tokens
     _record = contract.compute(settings, tokens)
     _row = contract.selected_row(settings, _record)
+    tokens = _tokens = contract.shown_tokens(settings, tokens, _record)
     lang = settings.lang
     if "all" in regions:
         document.documentElement.lang = lang
@@ -66,12 +73,19 @@ def _render(settings, tokens, regions, notes=()):
         _region("controls").innerHTML = render.render_controls(settings)
         _region("share").innerHTML = render.render_share(lang)
         _region("status").querySelector(".status-text").textContent = text(lang, "ready")
+    if settings.mode == "matrix" and "sentence" in regions:  # new Q, K: the mask may (not) apply
+        _region("controls").innerHTML = render.render_controls(settings)
     if "all" in regions or "sentence" in regions:
-        _region("sentence").innerHTML = render.render_sentence(tokens, settings.focus, lang)
+        _region("sentence").innerHTML = render.render_words(settings, tokens, _record)
         _region("sentence-input").value = settings.text
         preset = schema.preset_index(settings.sentence, lang)
         _region("preset").value = "" if preset is None else str(preset)
+    if regions:
+        _region("editor").innerHTML = render.render_edits(settings, tokens, _record, True,
+                                                          [t.card for t in _lexicon_tokens])
     _show_analysis()
+    if settings.mode == "matrix" and _compare[0]:
+        _show_compare(*_compare)
     _set_messages(notes)
     publish(_record)
 
@@ -107,7 +121,7 @@ def _select_row(i):
         publish(_record)
         return
     if _row is None or document.getElementById("view-bars") is None:
-        _render(_settings.copy(focus=i), _tokens, ())
+        _render(_settings.copy(focus=i), _lexicon_tokens, ())
         return
     _settings = _settings.copy(focus=i)
     _row = _record.row(i)
@@ -203,8 +217,11 @@ def _apply(setting, value):
     global _settings
     if setting.attr == "focus":
         _select_row(value)
+    elif setting.attr == "mode":
+        _render(schema.switch_mode(_settings, value), _lexicon_tokens, ("all",))
     elif setting.recompute:
-        _render(_settings.copy(**{setting.attr: value}), _tokens, ())
+        regions = ("editor",) if setting.attr == "head" else ()
+        _render(_settings.copy(**{setting.attr: value}), _lexicon_tokens, regions)
     else:  # the view an embedded widget shows: nothing to compute or redraw
         _settings = _settings.copy(**{setting.attr: value})
         _region("analysis").dataset.view = value
@@ -225,6 +242,12 @@ def on_change(event):
         document.querySelector(f'input[name="lang"][value="{settings.lang}"]').focus()
     elif name == "word":
         _select_row(int(target.value))
+    elif name == "cell":
+        _commit_cell(target)
+    elif name == "mm-example" and target.value != "":
+        _, q, k, v = matrices.EXAMPLES[int(target.value)]
+        _render(_settings.copy(q=q, k=k, v=v, seed=None, focus=0), _lexicon_tokens, ("sentence",))
+        _region("mm-example").focus()
     elif name in schema.BY_CONTROL and name != "lang":
         setting = schema.BY_CONTROL[name]
         try:
@@ -240,14 +263,17 @@ def on_change(event):
 def on_input(event):
     """The temperature follows the slider live (bars, heatmap and table)."""
     target = event.target
-    if target.name == "temp":
-        setting = schema.BY_CONTROL["temp"]
+    if target.name in _SLIDERS:
+        setting = schema.BY_CONTROL[target.name]
         value = setting.from_control(target)
-        said = temperature_value(value, _settings.lang)
-        _region("temp-value").textContent = said
+        said = _SLIDERS[target.name](value, _settings.lang)
+        _region(target.name + "-value").textContent = said
         target.setAttribute("aria-valuetext", said)
-        if value != _settings.temperature:
+        if value != getattr(_settings, setting.attr):
             _apply(setting, value)
+
+
+_SLIDERS = {"temp": temperature_value, "pos": pos_value}  # sliders that follow live, and what they say
 
 
 @when("keydown", "#app")
@@ -258,6 +284,127 @@ def on_keydown(event):
     if event.key == "Enter" and getattr(target, "type", None) == "checkbox":
         event.preventDefault()
         target.click()
+    elif getattr(target, "name", None) == "cell" and event.key == "Enter":
+        event.preventDefault()
+        _commit_cell(target)
+    elif getattr(target, "name", None) == "cell" and event.key == "Escape":
+        event.preventDefault()
+        target.value = target.dataset.value
+        _cell_problem(target, None)
+
+
+def _cell_problem(cell, message):
+    """Mark a cell invalid with `message` (the text typed stays), or clear the mark."""
+    if message is None:
+        cell.removeAttribute("aria-invalid")
+        cell.removeAttribute("aria-describedby")
+        _region("edit-message").textContent = ""
+    else:
+        cell.setAttribute("aria-invalid", "true")
+        cell.setAttribute("aria-describedby", "edit-message")
+        _region("edit-message").textContent = message
+
+
+def _commit_cell(cell):
+    """Enter, Tab or leaving a cell: a good number recomputes at once (the editor stays,
+    so focus moves on as the student asked); a bad one keeps its text and says why."""
+    lang = _settings.lang
+    matrix, r, c = cell.dataset.matrix, int(cell.dataset.r), int(cell.dataset.c)
+    try:
+        value = matrices.parse_cell(cell.value)
+    except matrices.Unreadable as problem:
+        _cell_problem(cell, text(lang, problem.key, **problem.params) + " "
+                      + text(lang, "cell_kept", value=cell.dataset.value))
+        return
+    _cell_problem(cell, None)
+    current = [t.card for t in _tokens] if matrix == "cards" else getattr(_record, matrix)
+    if value == current[r][c]:
+        cell.value = cell.dataset.value
+        return
+    edited = tuple(tuple(value if (i, j) == (r, c) else float(x) for j, x in enumerate(row))
+                   for i, row in enumerate(current))
+    _render(_settings.copy(**{matrix: edited}), _lexicon_tokens, ())
+    if matrix == "cards":  # the cards under the words follow
+        _region("sentence").innerHTML = render.render_words(_settings, _tokens, _record)
+    shown = short(value, lang, 6)
+    cell.dataset.value = cell.value = shown
+    changed = value != float(cell.dataset.designed)
+    cell.classList.toggle("edited", changed)
+    cell.nextElementSibling.textContent = "✎" if changed else ""
+    cell.setAttribute("aria-label", cell.dataset.label + (f" ({text(lang, 'edited_mark')})" if changed else ""))
+
+
+def _matrix_boxes():
+    """Read the Q, K, V boxes: ({name: matrix or None}, {name: message}) (empty box: None)."""
+    lang = _settings.lang
+    found, problems = {}, {}
+    for name in matrix_mode.INPUTS:
+        typed = _region("mm-" + name).value
+        if not typed.strip() and name != "q":
+            found[name] = None
+            continue
+        try:
+            found[name] = matrices.parse(typed)
+        except matrices.Unreadable as problem:
+            message = text(lang, problem.key, **problem.params)
+            if "row" in problem.params and problem.key.startswith("cell_"):
+                message = text(lang, "matrix_in_row", row=problem.params["row"], message=message)
+            problems[name] = message
+    if not problems:
+        shape = matrices.shape_problem(*matrices.resolve(found["q"], found["k"], found["v"]))
+        if shape is not None:
+            problems["k" if shape.key == "shape_qk" else "v"] = text(lang, shape.key, **shape.params)
+    return found, problems
+
+
+def _apply_boxes():
+    """'Compute': the typed Q, K, V replace the matrices; any problem is said beside its box
+    (the text stays, nothing is recomputed)."""
+    found, problems = _matrix_boxes()
+    for name in matrix_mode.INPUTS:
+        box, message = _region("mm-" + name), problems.get(name)
+        _region(f"mm-{name}-message").textContent = message or ""
+        if message:
+            box.setAttribute("aria-invalid", "true")
+        else:
+            box.removeAttribute("aria-invalid")
+    if problems:
+        _region("mm-" + next(n for n in matrix_mode.INPUTS if n in problems)).focus()
+        return
+    focus = _settings.focus if _settings.focus is not None and _settings.focus < len(found["q"]) else 0
+    _render(_settings.copy(q=found["q"], k=found["k"], v=found["v"], seed=None, focus=focus),
+            _lexicon_tokens, ("sentence",))
+    _region("mm-apply").focus()
+
+
+def _swap(a, b):
+    """Swap words a and b of the sentence; say whether the weights just moved with them."""
+    before, words = _record, [t.text for t in _lexicon_tokens]
+    if a == b or before is None:
+        return
+    sentence = " ".join(order.swapped(words, a, b))
+    tokens, problem = schema.check_sentence(sentence, _lexicons[_settings.lang], _settings.limit)
+    if tokens is None or len(tokens) != len(words):
+        _set_messages([problem] if problem else [])
+        return
+    focus = _settings.focus
+    focus = None if focus is None else order.permutation(len(words), a, b)[focus]
+    # the cards travel with their words (the lexicon might read a moved capital otherwise)
+    cards = tuple(tuple(c) for c in order.swapped([t.card for t in _tokens], a, b))
+    _render(_settings.copy(sentence=sentence, text=sentence, focus=focus, cards=cards), tokens, ("sentence",))
+    said = text(_settings.lang, order.verdict(before, _record, a, b), a=words[a], b=words[b])
+    _region("swap-a").value, _region("swap-b").value = str(a), str(b)
+    _region("order-result").textContent = said
+    _region("swap").focus()
+
+
+def _show_compare(typed, step):
+    """Mark the typed matrix's cells against the page's step (kept across recomputes)."""
+    global _compare
+    _compare = (typed, step)
+    _region("cmp-text").value = typed
+    _region("cmp-step").value = step
+    _region("compare-result").innerHTML = matrix_mode.compare(_record, typed, step, _settings.lang)
 
 
 def _take_guess():
@@ -369,6 +516,19 @@ async def on_click(event):
     elif button.id == "export-matrix" and _record is not None:
         _download(export.matrix_csv(_record, _tokens, _settings.lang),
                   export.matrix_filename(_settings.lang))
+    elif button.id == "reset-edits":
+        _render(_settings.copy(w_q=None, w_k=None, w_v=None, cards=None), _lexicon_tokens, ("sentence",))
+        _region("reset-edits").focus()
+    elif button.id == "swap":
+        _swap(int(_region("swap-a").value), int(_region("swap-b").value))
+    elif button.id == "mm-apply":
+        _apply_boxes()
+    elif button.id == "mm-random":
+        seed = int(js.Math.floor(js.Math.random() * (schema.SEED_MAX + 1)))
+        _render(_settings.copy(seed=seed, focus=0), _lexicon_tokens, ("sentence",))
+        _region("mm-random").focus()
+    elif button.id == "cmp-go":
+        _show_compare(_region("cmp-text").value, _region("cmp-step").value)
     elif button.id == "reset":
         settings, tokens = schema.reset(_settings, _lexicons)
         _quiz.reset_score()
@@ -385,7 +545,7 @@ def _apply_host_message(data):
     """Apply an attention:set message (already known to come from our parent)."""
     if hasattr(data, "to_py"):
         data = data.to_py()
-    settings, tokens, warnings, notes = schema.host_update(_settings, _tokens, data, _lexicons)
+    settings, tokens, warnings, notes = schema.host_update(_settings, _lexicon_tokens, data, _lexicons)
     for warning in warnings:
         js.console.warn(warning)
     _render(settings, tokens, ("all",), notes)
@@ -409,7 +569,7 @@ def start():
     (a test keeps it so; the state JSON is compared to be sure), so the controls are only
     enabled: no redraw, no layout shift.
     """
-    global _settings, _tokens, _record, _row
+    global _settings, _tokens, _lexicon_tokens, _record, _row
     params = {}
     search = js.URLSearchParams.new(window.location.search)
     for name in search.keys():
@@ -417,12 +577,13 @@ def start():
     settings, notes = schema.parse_params(params, _lexicons)
     tokens, _ = schema.check_sentence(settings.sentence, _lexicons[settings.lang], settings.limit)
     record = contract.compute(settings, tokens)
-    payload = contract.state_json(contract.build_state(settings, tokens, record))
+    shown = contract.shown_tokens(settings, tokens, record)
+    payload = contract.state_json(contract.build_state(settings, shown, record))
     if (not notes and not _lexicons[settings.lang].problems
             and not any(p in params for p in schema.URL_KEYS)
             and payload == _region("attention-state").textContent):
         # (a lexicon edited after the build would differ from the pre-render: full render then)
-        _settings, _tokens, _record = settings, tokens, record
+        _settings, _tokens, _lexicon_tokens, _record = settings, shown, tokens, record
         _row = contract.selected_row(settings, record)
         for element in document.querySelectorAll("#app [disabled]"):
             element.removeAttribute("disabled")

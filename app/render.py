@@ -13,7 +13,12 @@ at a time, chosen with the view tabs (the `view` setting).
 from app import settings as schema
 from app.i18n import text
 from app.views.bars import announcement, render_bars
+from app.views import matrix_mode
 from app.views.controls import render_controls, render_header, render_share
+from app.views.editor import render_editor
+from app.views.heads import render_heads, render_multihead
+from app.views.layer2 import render_layer2
+from app.views.order import render_order
 from app.views.heatmap import render_heatmap
 from app.views.html import esc
 from app.views.messages import render_messages
@@ -56,7 +61,13 @@ def view_tabs(view, lang, interactive=True):
 
 
 def render_row_views(row, tokens, lang):
-    """The views that show the selected row: query, bars (with its explanation), steps, output."""
+    """The views that show the selected row: query, bars (with its explanation), steps,
+    output, every head side by side and the multi-head output (matrix mode: bars and
+    steps of the query row qi)."""
+    if row.record.head_records is None:
+        word = text(lang, "mm_row", i=row.focus + 1)
+        return {"bars": render_bars(row, tokens, lang, word),
+                "table": render_table(row, tokens, lang, word)}
     note = explain(row, tokens, lang)
     note_html = f'<p class="explain">{esc(note)}</p>' if note else ""
     return {
@@ -64,7 +75,25 @@ def render_row_views(row, tokens, lang):
         "bars": render_bars(row, tokens, lang) + note_html,
         "table": render_table(row, tokens, lang),
         "output": render_output(row, tokens, lang),
+        "heads": render_heads(row.record, row.focus, tokens, lang),
+        "multi": render_multihead(row.record, row.focus, tokens, lang),
+        "layer2": render_layer2(row.record, row.focus, tokens, lang),
     }
+
+
+def render_matrix_analysis(settings, tokens, record, row, interactive=True):
+    """Matrix mode: every step as a matrix with its shape, the grid, the selected row's
+    bars and steps table, and the compare field."""
+    lang = settings.lang
+    names = [text(lang, "mm_row", i=i + 1) for i in range(record.n_q)]
+    views = render_row_views(row, tokens, lang) if row is not None else {"bars": "", "table": ""}
+    return (
+        f'<section id="view-steps" class="mm-steps-section">{matrix_mode.render_steps(record, lang)}</section>'
+        f'<section id="view-bars" class="view result" data-view="bars">{views["bars"]}</section>'
+        f'<section id="view-table" class="view steps-section" data-view="table">{views["table"]}</section>'
+        f'<section id="view-heatmap" class="view heatmap-section" data-view="heatmap">'
+        f'{render_heatmap(record, tokens, settings.focus, lang, names)}</section>'
+    )
 
 
 def render_analysis(settings, tokens, record, row, interactive=True, quiz=None):
@@ -84,6 +113,8 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None):
             return (f'<section id="view-query" class="query" aria-label="{esc(text(lang, "query_aria"))}">'
                     f'{render_query(row, tokens, lang)}</section>' + quiz_html)
         return quiz_html + render_analysis(settings.copy(quiz=False), tokens, record, row, interactive)
+    if settings.mode == "matrix":
+        return render_matrix_analysis(settings, tokens, record, row, interactive)
     heatmap = (f'<section id="view-heatmap" class="view heatmap-section" data-view="heatmap">'
                f'{render_heatmap(record, tokens, settings.focus, lang)}</section>')
     if row is None:
@@ -97,6 +128,9 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None):
         + f'<section id="view-table" class="view steps-section" data-view="table">{views["table"]}</section>'
         + heatmap
         + f'<section id="view-output" class="view output-section" data-view="output">{views["output"]}</section>'
+        + f'<section id="view-heads" class="heads-section">{views["heads"]}</section>'
+        + f'<section id="view-multi" class="multi-section">{views["multi"]}</section>'
+        + f'<section id="view-layer2" class="layer2-section">{views["layer2"]}</section>'
     )
 
 
@@ -114,8 +148,27 @@ def render_app(settings, tokens, record, row, notes=(), problems=(), interactive
         f'<header id="header">{render_header(lang)}</header>'
         f'<section id="controls" class="controls">{render_controls(settings, interactive)}</section>'
         f'<div id="messages" class="messages">{render_messages(notes, problems, lang)}</div>'
-        f'<section id="sentence" class="sentence">{render_sentence(tokens, settings.focus, lang, interactive)}</section>'
+        f'<section id="sentence" class="sentence">{render_words(settings, tokens, record, interactive)}</section>'
         f'<div id="analysis" class="analysis" data-view="{esc(settings.view)}">'
         f'{render_analysis(settings, tokens, record, row, interactive)}</div>'
+        f'<section id="editor" class="editor">{render_edits(settings, tokens, record, interactive)}</section>'
         f'<section id="share" class="share">{render_share(lang, interactive)}</section>'
     )
+
+
+def render_words(settings, tokens, record, interactive=True, typed=None, problems=None):
+    """The sentence with its cards, or in matrix mode the boxes for Q, K, V and the rows."""
+    if settings.mode == "matrix" and record is not None:
+        off = "" if interactive else " disabled"
+        return matrix_mode.render_inputs(settings, record, settings.lang, typed, problems, off)
+    return render_sentence(tokens, settings.focus, settings.lang, interactive)
+
+
+def render_edits(settings, tokens, record, interactive=True, designed_cards=None):
+    """The editable matrices and cards (sentence mode), or nothing."""
+    if settings.mode == "matrix" or record is None or record.head_records is None:
+        return ""
+    cards = designed_cards if designed_cards is not None else [t.card for t in tokens]
+    html = (f'<div class="order">{render_order(tokens, settings.lang)}</div>'
+            + render_editor(settings, record, tokens, cards, settings.lang))
+    return html if interactive else html.replace('<input type="text"', '<input disabled type="text"')

@@ -11,13 +11,16 @@ Adding a control is one `Setting(...)` line here, its strings in app/i18n.py and
 widget in a view.
 """
 
-from app import i18n
+from app import attention, heads, i18n, matrices
 from app.lexicon import lookup, tokenize
+from app.matrices import shortest
 
 MAX_TOKENS = 60  # the most words (and punctuation marks) the page shows well, by default
 MAX_LIMIT = 500  # the most a link may ask for with ?limit= (long texts, benchmarks)
 CHARS_PER_TOKEN = 40  # text longer than limit × this is refused before it is even split
 VIEWS = ("bars", "table", "heatmap", "output")  # the views an embedded widget shows one at a time
+MODES = ("sentence", "matrix")  # a sentence with its cards, or Q, K, V typed in (docs/DESIGN.md)
+SEED_MAX = 999_999  # the random example's seed: 0…999999
 _TRUE = ("1", "true", "on", "yes")
 _FALSE = ("0", "false", "off", "no", "")
 
@@ -45,18 +48,13 @@ class Bad(Exception):
         self.note = note
 
 
-def shortest(x):
-    """A number in its shortest round-trip form: 1, 0.5, 2.25 (no trailing .0)."""
-    x = float(x)
-    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
-
 
 class Setting:
     """One setting of the page.
 
     attr: attribute of `Settings`; url / host: its key in links / in `attention:set`
     (None: not settable that way); control: the `name` of the page control that changes
-    it; kind: 'flag', 'number', 'integer', 'choice', 'text' or 'index'; default: the value
+    it; kind: 'flag', 'number', 'integer', 'choice', 'text', 'index' or 'matrix'; default: the value
     when nothing says otherwise; low/high: allowed range of a number; choices: of a
     choice. `log2_control`: the control's value is log₂ of the setting's (a slider on a
     doubling scale). `recompute`: whether a change needs a new attention record (a word click or a
@@ -64,10 +62,15 @@ class Setting:
     """
 
     def __init__(self, attr, url, host, control, kind, default, low=None, high=None, choices=(),
-                 recompute=True, note="link_value_bad", log2_control=False):
+                 recompute=True, note="link_value_bad", log2_control=False, cols=None, clears=()):
         self.attr, self.url, self.host, self.control, self.kind = attr, url, host, control, kind
         self.default, self.low, self.high, self.choices = default, low, high, choices
         self.recompute, self.note, self.log2_control = recompute, note, log2_control
+        # A 'matrix' (rows of numbers, None = the designed one): `cols` its fixed width (or
+        # None: any up to matrices.MAX_COLS), `high` its most rows. `clears`: settings that
+        # go back to their default when this one changes (a new head drops the old head's
+        # edited matrices, a new sentence its edited cards).
+        self.cols, self.clears = cols, clears
 
     def __repr__(self):
         return f"Setting({self.attr!r})"
@@ -80,6 +83,8 @@ class Setting:
             return f"{shortest(self.low)}–{shortest(self.high)}"
         if self.kind == "choice":
             return ", ".join(self.choices)
+        if self.kind == "matrix":
+            return f"{self.cols or 'd'}×… ({'1,0;0,1'})"
         return ""
 
     def check(self, value):
@@ -100,7 +105,19 @@ class Setting:
             if isinstance(value, str) and value in self.choices:
                 return value
             raise Bad()
+        if self.kind == "matrix":
+            if value is None:
+                return None
+            try:
+                return self._fit(matrices.from_json(value, self.high))
+            except matrices.Unreadable:
+                raise Bad() from None
         raise Bad()
+
+    def _fit(self, rows):
+        if self.cols is not None and len(rows[0]) != self.cols:
+            raise Bad()
+        return rows
 
     def from_text(self, text):
         """The value written in a link (or a control's value), checked; raise Bad."""
@@ -125,11 +142,20 @@ class Setting:
             if text.lower().lstrip("+-") in ("inf", "infinity", "nan"):
                 raise Bad()
             return self.check(value)
+        if self.kind == "matrix":
+            try:
+                return self._fit(matrices.from_url(text, self.high))
+            except matrices.Unreadable:
+                raise Bad() from None
         return self.check(text)
 
     def to_text(self, value):
+        if value is None:
+            return ""
         if self.kind == "flag":
             return "1" if value else "0"
+        if self.kind == "matrix":
+            return matrices.to_url(value)
         if self.kind == "number":
             return shortest(value)
         return str(value)
@@ -150,13 +176,27 @@ SCHEMA = (
             note="link_lang_bad"),
     Setting("limit", "limit", None, None, "integer", MAX_TOKENS, low=1, high=MAX_LIMIT,
             note="link_limit_bad"),
-    Setting("sentence", "s", "sentence", None, "text", None, note="link_sentence_bad"),
+    Setting("mode", "mode", "mode", "mode", "choice", "sentence", choices=MODES, clears=("focus",)),
+    Setting("sentence", "s", "sentence", None, "text", None, note="link_sentence_bad",
+            clears=("cards",)),
+    # Heads and hands-on matrices (docs/DESIGN.md: cards, head, wq, wk, wv, q, k, v, seed).
+    Setting("cards", "cards", "cards", None, "matrix", None, high=MAX_LIMIT, cols=attention.D_MODEL),
+    Setting("head", "head", "head", "head", "integer", 0, low=0, high=len(heads.HEADS) - 1,
+            clears=("w_q", "w_k", "w_v")),
+    Setting("w_q", "wq", "wq", None, "matrix", None, high=attention.D_MODEL, cols=attention.D_MODEL),
+    Setting("w_k", "wk", "wk", None, "matrix", None, high=attention.D_MODEL, cols=attention.D_MODEL),
+    Setting("w_v", "wv", "wv", None, "matrix", None, high=attention.D_MODEL, cols=attention.D_MODEL),
+    Setting("q", "q", "q", None, "matrix", None, high=matrices.MAX_ROWS, clears=("seed",)),
+    Setting("k", "k", "k", None, "matrix", None, high=matrices.MAX_ROWS, clears=("seed",)),
+    Setting("v", "v", "v", None, "matrix", None, high=matrices.MAX_ROWS, clears=("seed",)),
+    Setting("seed", "seed", "seed", None, "integer", None, low=0, high=SEED_MAX, clears=("q", "k", "v")),
     Setting("focus", "focus", "focus", "word", "index", None, recompute=False, note="link_focus_bad"),
     Setting("mask", "mask", "mask", "mask", "flag", False, note="link_flag_bad"),
     Setting("include_self", "self", "self", "self", "flag", False, note="link_flag_bad"),
     Setting("scaled", "scaled", "scaled", "scaled", "flag", True, note="link_flag_bad"),
     Setting("temperature", "temp", "temp", "temp", "number", 1.0, low=0.05, high=20.0,
             log2_control=True),
+    Setting("slope", "pos", "pos", "pos", "number", 0.0, low=0.0, high=10.0),
     Setting("view", "view", "view", "view", "choice", "bars", choices=VIEWS, recompute=False),
     # Guess first (app/quiz.py): the answer stays hidden until the student guesses.
     Setting("quiz", "quiz", "quiz", "quiz", "flag", False, note="link_flag_bad"),
@@ -184,7 +224,14 @@ class Settings:
         self.text = sentence if text is None else text
 
     def copy(self, **changes):
+        """These settings with `changes`; a changed setting resets the ones it `clears`."""
         fields = {name: getattr(self, name) for name in self.__slots__}
+        for name, value in changes.items():
+            setting = BY_ATTR.get(name)
+            if setting is not None and value != fields[name]:
+                for cleared in setting.clears:
+                    if cleared not in changes:
+                        fields[cleared] = BY_ATTR[cleared].default
         fields.update(changes)
         return Settings(**fields)
 
@@ -279,7 +326,7 @@ def parse_params(search, lexicons):
                 settings.focus = preset_focus(raw, lang)
             continue
         if setting.attr == "focus":
-            n = len(tokens) if tokens is not None else len(tokenize(settings.sentence, lang))
+            n = query_count(settings, tokens)
             digits = raw.strip()
             if digits.isascii() and digits.isdigit() and int(digits) < n:
                 settings.focus = int(digits)
@@ -288,10 +335,36 @@ def parse_params(search, lexicons):
                 settings.focus = None
             continue
         try:
-            setattr(settings, setting.attr, setting.from_text(raw))
+            settings = settings.copy(**{setting.attr: setting.from_text(raw)})
         except Bad:
             notes.append(_bad_note(setting, raw))
+    if settings.mode == "matrix":
+        if "self" not in params:
+            settings.include_self = True  # standard attention: a row may look at itself
+        if "focus" not in params:
+            settings.focus = 0
+    elif settings.cards is not None:
+        n = query_count(settings, tokens)
+        if len(settings.cards) != n:
+            notes.append(Note("link_cards_bad", count=len(settings.cards), words=n))
+            settings.cards = None
     return settings, notes
+
+
+def mask_possible(settings):
+    """The causal mask makes sense only with one row and one column per token (n_q = n_k):
+    in matrix mode with cross-attention it is not offered."""
+    if settings.mode != "matrix":
+        return True
+    q, k, _ = matrices.resolve(settings.q, settings.k, settings.v, settings.seed)
+    return len(q) == len(k)
+
+
+def query_count(settings, tokens=None):
+    """How many rows ask: the words of the sentence, or Q's rows in matrix mode."""
+    if settings.mode == "matrix":
+        return len(matrices.resolve(settings.q, settings.k, settings.v, settings.seed)[0])
+    return len(tokens) if tokens is not None else len(tokenize(settings.sentence, settings.lang))
 
 
 def param_pairs(settings):
@@ -387,11 +460,19 @@ def host_update(settings, tokens, data, lexicons):
             if value is None:
                 settings = settings.copy(focus=None)
             elif isinstance(value, (int, float)) and not isinstance(value, bool) \
-                    and float(value).is_integer() and 0 <= value < len(tokens):
+                    and float(value).is_integer() and 0 <= value < query_count(settings, tokens):
                 settings = settings.copy(focus=int(value))
             else:
-                warnings.append(f"attention:set: 'focus' must be a word index 0..{len(tokens) - 1} "
-                                "or null; ignored")
+                warnings.append(f"attention:set: 'focus' must be a word index "
+                                f"0..{query_count(settings, tokens) - 1} or null; ignored")
+        elif setting.attr == "mode":
+            if value in MODES:
+                settings = switch_mode(settings, value)
+            else:
+                warnings.append("attention:set: 'mode' must be one of " + ", ".join(MODES) + "; ignored")
+        elif setting.attr == "cards" and value is not None and (
+                not isinstance(value, list) or len(value) != len(tokens)):
+            warnings.append(f"attention:set: 'cards' must be {len(tokens)} rows of 4 numbers; ignored")
         else:
             if setting.kind == "flag" and isinstance(value, int) and not isinstance(value, bool) \
                     and value in (0, 1):
@@ -403,9 +484,23 @@ def host_update(settings, tokens, data, lexicons):
     return settings, tokens, warnings, notes
 
 
+def switch_mode(settings, mode):
+    """Settings in another mode, with that mode's defaults: matrix mode includes the row
+    itself (standard attention) and starts with its first row selected; sentence mode
+    goes back to the toy of the first lesson (the word itself left out)."""
+    if mode == settings.mode:
+        return settings
+    if mode == "matrix":
+        return settings.copy(mode=mode, include_self=True, focus=0)
+    return settings.copy(mode=mode, include_self=False, focus=preset_focus(settings.sentence, settings.lang))
+
+
 def _host_type(setting):
     if setting.kind == "flag":
         return "true or false"
     if setting.kind in ("number", "integer"):
         return f"a number from {shortest(setting.low)} to {shortest(setting.high)}"
+    if setting.kind == "matrix":
+        width = f"{setting.cols} numbers" if setting.cols else f"1 to {matrices.MAX_COLS} numbers"
+        return f"null or up to {setting.high} rows of {width}, finite, |x| ≤ 10⁶"
     return "one of " + ", ".join(setting.choices)

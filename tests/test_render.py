@@ -31,12 +31,16 @@ ALLOWED_TAGS = {"h1", "h2", "p", "header", "section", "div", "form", "label", "i
                 "select", "option", "fieldset", "legend", "span", "small", "br", "ul", "li", "svg",
                 "rect", "details", "summary", "table", "caption", "thead", "tbody", "tfoot", "tr",
                 "th", "td", "textarea", "strong"}
+ALLOWED_TAGS |= {"h3", "ol"}  # the heads side by side
 ALLOWED_ATTRS = {"id", "class", "for", "name", "type", "value", "checked", "disabled", "selected",
                  "autocomplete", "spellcheck", "lang", "title", "aria-hidden", "aria-label",
                  "data-index", "data-col", "viewbox", "preserveaspectratio", "focusable", "width",
                  "height", "role", "tabindex", "colspan", "scope", "readonly", "rows", "hidden",
                  "aria-valuenow", "aria-valuemin", "aria-valuemax", "aria-valuetext", "data-row",
                  "aria-pressed", "data-view", "min", "max", "step"}
+ALLOWED_ATTRS |= {"aria-describedby", "aria-invalid", "aria-labelledby", "inputmode", "open",
+                  "data-matrix", "data-r", "data-c", "data-value", "data-designed", "data-label",
+                  "data-head"}  # heads and the editable cells
 
 
 def analysed(s, tokens):

@@ -4,10 +4,11 @@ from app.i18n import num, percent, text
 from app.views.html import esc
 
 
-def render_bars(row, tokens, lang):
+def render_bars(row, tokens, lang, word=None):
     """A candidate's bar is a meter (role="meter") whose value a screen reader speaks
-    ("42 per cento"); the others say in words why they have no bar."""
-    word = tokens[row.focus].text
+    ("42 per cento"); the others say in words why they have no bar. `word`: the asking
+    row's name when it is not one of `tokens` (matrix mode: q1, q2, …)."""
+    word = tokens[row.focus].text if word is None else word
     items = []
     for j, tok in enumerate(tokens):
         status = row.status(j)

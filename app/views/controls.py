@@ -7,6 +7,8 @@ from app import i18n, settings as schema
 from app.i18n import short, text
 from app.views.html import esc
 
+POS_CONTROL_MAX = 2.0  # the slope slider: 0 (off) to 2 in quarters; links allow up to 10
+
 
 def render_header(lang):
     """Title and explanation; in embed mode (CSS) only a small help that opens the explanation."""
@@ -44,16 +46,40 @@ def temperature_value(t, lang):
     return text(lang, "temp_value", t=short(t, lang))
 
 
+def slider(name, said, low, high, position, lang, off, klass="temperature"):
+    """A range input named after its setting, its value said in words beside its label."""
+    said = esc(said)
+    return (f'<div class="{klass}"><label for="{name}">{esc(text(lang, name))} '
+            f'<span id="{name}-value" aria-hidden="true">{said}</span></label>'
+            f'<input type="range" id="{name}" name="{name}" min="{low:g}" max="{high:g}" '
+            f'step="0.25" value="{position:g}" aria-valuetext="{said}"{off}>'
+            f'<small>{esc(text(lang, name + "_hint"))}</small></div>')
+
+
 def temperature_slider(t, lang, off):
     """The temperature T on a doubling scale (each step × 2^¼), ⅛ to 8."""
     low, high = schema.TEMPERATURE_CONTROL
     position = min(max(math.log2(t), math.log2(low)), math.log2(high))
-    said = esc(temperature_value(t, lang))
-    return (f'<div class="temperature"><label for="temp">{esc(text(lang, "temp"))} '
-            f'<span id="temp-value" aria-hidden="true">{said}</span></label>'
-            f'<input type="range" id="temp" name="temp" min="{math.log2(low):g}" max="{math.log2(high):g}" '
-            f'step="0.25" value="{position:g}" aria-valuetext="{said}"{off}>'
-            f'<small>{esc(text(lang, "temp_hint"))}</small></div>')
+    return slider("temp", temperature_value(t, lang), math.log2(low), math.log2(high), position, lang, off)
+
+
+def mode_choice(mode, lang, off):
+    """Sentence or matrix mode: two native radio buttons named after the setting."""
+    items = "".join(
+        f'<label class="mode-choice"><input type="radio" name="mode" value="{m}"'
+        f'{" checked" if m == mode else ""}{off}> {esc(text(lang, "mode_" + m))}</label>'
+        for m in schema.MODES)
+    return f'<fieldset class="modes"><legend>{esc(text(lang, "mode"))}</legend>{items}</fieldset>'
+
+
+def pos_value(m, lang):
+    return text(lang, "pos_value", m=short(m, lang)) if m else text(lang, "pos_off")
+
+
+def pos_slider(m, lang, off):
+    """The distance-bias slope m (0 = off … 2 on the slider; links allow up to 10)."""
+    return slider("pos", pos_value(m, lang), 0, POS_CONTROL_MAX, min(m, POS_CONTROL_MAX), lang, off,
+                  "temperature pos")
 
 
 def render_controls(settings, interactive=True):
@@ -71,8 +97,11 @@ def render_controls(settings, interactive=True):
             f'<label class="lang-choice" lang="{code}"><input type="radio" name="lang" '
             f'value="{code}"{checked}{off}> {name}</label>'
         )
+    from app.views.heads import head_select  # heads' controls (app/views/heads.py)
+    hidden = " hidden" if settings.mode == "matrix" else ""  # matrix mode: no sentence, no heads
     return (
-        '<form id="sentence-form" class="sentence-form" autocomplete="off">'
+        mode_choice(settings.mode, lang, off) +
+        f'<form id="sentence-form" class="sentence-form" autocomplete="off"{hidden}>'
         f'<label for="sentence-input">{esc(text(lang, "sentence_label"))}</label>'
         '<div class="input-row">'
         f'<input id="sentence-input" name="s" type="text" value="{esc(settings.text)}" '
@@ -80,13 +109,15 @@ def render_controls(settings, interactive=True):
         f'<button type="submit" id="analyse"{off}>{esc(text(lang, "analyse"))}</button>'
         "</div></form>"
         '<div class="options">'
-        f'<label class="preset-label" for="preset">{esc(text(lang, "presets_label"))}</label>'
-        f'<select id="preset" name="preset"{off}>{"".join(options)}</select>'
-        + switch("mask", settings.mask, lang, off)
+        f'<label class="preset-label" for="preset"{hidden}>{esc(text(lang, "presets_label"))}</label>'
+        f'<select id="preset" name="preset"{off}{hidden}>{"".join(options)}</select>'
+        + switch("mask", settings.mask, lang, off if schema.mask_possible(settings) else " disabled")
         + switch("self", settings.include_self, lang, off)
         + switch("scaled", settings.scaled, lang, off)
         + switch("quiz", settings.quiz, lang, off)
         + temperature_slider(settings.temperature, lang, off)
+        + pos_slider(settings.slope, lang, off)
+        + (head_select(settings, lang, off) if not hidden else "")
         + f'<fieldset class="langs"><legend>{esc(text(lang, "lang_legend"))}</legend>{"".join(langs)}</fieldset>'
         f'<button type="button" class="secondary" id="reset"{off}>{esc(text(lang, "reset"))}</button>'
         "</div>"

@@ -44,16 +44,17 @@ def cells(record, i):
                    for j, w in enumerate(record.weights[i]))
 
 
-def render_heatmap(record, tokens, focus, lang):
-    """The grid; `focus` is the selected row (highlighted), or None."""
+def render_heatmap(record, tokens, focus, lang, row_names=None):
+    """The grid; `focus` is the selected row (highlighted), or None. `row_names`: the
+    asking rows' names when they are not `tokens` (matrix mode: q1, q2, …)."""
     head = "".join(f'<th scope="col"><span>{esc(t.text)}</span></th>' for t in tokens)
     rows = []
-    for i, tok in enumerate(tokens):
+    for i, name in enumerate(row_names or [t.text for t in tokens]):
         selected = i == focus
         rows.append(
             f'<tr data-row="{i}"{" class=" + chr(34) + "selected" + chr(34) if selected else ""}>'
             f'<th scope="row"><button type="button" class="row-pick" data-row="{i}" '
-            f'aria-pressed="{"true" if selected else "false"}">{esc(tok.text)}</button></th>{cells(record, i)}</tr>')
+            f'aria-pressed="{"true" if selected else "false"}">{esc(name)}</button></th>{cells(record, i)}</tr>')
     corner = esc(text(lang, "heatmap_corner"))
     return (
         f'<h2>{esc(text(lang, "heatmap_heading"))}</h2>'

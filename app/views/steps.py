@@ -21,8 +21,19 @@ def divisor_text(record, lang):
 def formula(record, lang):
     """The formula line with the divisor actually used: ÷ 2, ÷ 1, ÷ 4."""
     key = "formula_scaled" if record.scaled else "formula_unscaled"
-    return text(lang, key, d_k=record.d_k, root=short(record.d_k ** 0.5, lang),
+    line = text(lang, key, d_k=record.d_k, root=short(record.d_k ** 0.5, lang),
                 t=short(record.temperature, lang), divisor=divisor_text(record, lang))
+    if record.slope:  # the distance bias, its own step (ALiBi-style)
+        line = text(lang, "formula_pos", formula=line, m=short(record.slope, lang))
+    return line
+
+
+def columns_of(record):
+    """The table's columns: with the distance bias on, −m·|i−j| gets its own after q·k."""
+    if not record.slope:
+        return COLUMNS
+    at = COLUMNS.index("dot") + 1
+    return COLUMNS[:at] + ("bias",) + COLUMNS[at:]
 
 
 def rounding_note(row, lang):
@@ -34,22 +45,27 @@ def rounding_note(row, lang):
     return text(lang, "rounding_note", sum=num(tenths / 10, lang, PERCENT_DECIMALS) + "%")
 
 
-def render_table(row, tokens, lang):
+def render_table(row, tokens, lang, word=None):
+    """The steps table; `word`: the asking row's name when it is not one of `tokens`."""
     t = lambda key, **p: esc(text(lang, key, **p))  # noqa: E731
     record = row.record
-    word = tokens[row.focus].text
+    word = tokens[row.focus].text if word is None else word
     divisor = divisor_text(record, lang)
-    columns = [Column(key, t("col_" + key, divisor=divisor)) for key in COLUMNS]
+    keys = columns_of(record)
+    biased = "bias" in keys
+    columns = [Column(key, t("col_" + key, divisor=divisor)) for key in keys]
     body = []
     for j, tok in enumerate(tokens):
         status = row.status(j)
         cells = [esc(vec(tok.card, lang))]
         if status == "candidate":
-            cells += [esc(products(row.query, tok.card, lang)), esc(num(row.dots[j], lang)),
+            bias = [esc(num(-record.slope * abs(row.focus - j), lang))] if biased else []
+            cells += [esc(products(row.query, tok.card, lang)), esc(num(row.dots[j], lang))] + bias + [
                       esc(num(row.logits[j], lang)), esc(num(row.exps[j], lang)),
                       esc(num(row.weights[j], lang)), percent(row.weights[j], lang, PERCENT_DECIMALS)]
         elif status == "masked":
-            cells += ["—", "—", t("masked_logit"), "0", "0", percent(0.0, lang, PERCENT_DECIMALS)]
+            cells += ["—", "—"] + (["—"] if biased else []) + [
+                      t("masked_logit"), "0", "0", percent(0.0, lang, PERCENT_DECIMALS)]
         else:
             cells.append(Cell(f'— {t("is_query")}', until="percent"))
         body.append((esc(tok.text), cells, {"class": status, "data_index": j}))
@@ -64,6 +80,7 @@ def render_table(row, tokens, lang):
     return (
         f'<h2>{t("steps_heading")}</h2>'
         f'<p class="formula">{esc(formula(record, lang))}</p>'
+        + (f'<p class="note pos-line">{t("pos_line")}</p>' if biased else "") +
         f'<div class="table-wrap" role="region" tabindex="0" aria-label="{t("steps_heading")}">'
         + table(columns, body, t("table_caption", word=word, divisor=divisor), foot, class_="steps")
         + "</div>" + (f'<p class="note rounding">{esc(note)}</p>' if note else "")

@@ -86,7 +86,7 @@ def test_keyboard_alone_reaches_everything_with_visible_focus_and_no_trap(app):
     wait_state(app, "s.focus === 5 && !s.mask")
     app.evaluate("document.activeElement && document.activeElement.blur()")
     seen = []
-    for _ in range(40):
+    for _ in range(100):
         app.keyboard.press("Tab")
         info = app.evaluate("""() => { const e = document.activeElement;
             if (!e || e === document.body) return null;

@@ -1,0 +1,61 @@
+"""W_Q, W_K, W_V of the active head and the words' cards as tables of editable cells.
+
+Every cell is a text input (name="cell"; data-matrix, data-r, data-c say which number it
+is; data-value the number in use). app/main.py commits a cell on Enter, Tab or leaving
+it, cancels on Escape, and on a bad number keeps the text, marks the cell invalid and
+says why in #edit-message, recomputing nothing. A changed value is marked ✎ (and said in
+the cell's label); one button goes back to the designed values.
+"""
+
+from app import heads, i18n
+from app.i18n import short, text
+from app.views.html import Column, esc, table
+
+MATRICES = ("w_q", "w_k", "w_v")
+NAMES = {"w_q": "W_Q", "w_k": "W_K", "w_v": "W_V", "cards": "cards"}
+
+
+def cell_input(matrix, r, c, value, designed, label, lang):
+    """One editable number: the input, and ✎ when it differs from the designed value."""
+    edited = value != designed
+    said = label + (f" ({text(lang, 'edited_mark')})" if edited else "")
+    shown = short(value, lang, 6)
+    return (f'<input type="text" inputmode="decimal" class="cell{" edited" if edited else ""}" name="cell" '
+            f'id="cell-{matrix}-{r}-{c}" data-matrix="{matrix}" data-r="{r}" data-c="{c}" '
+            f'data-value="{esc(shown)}" data-designed="{float(designed)!r}" data-label="{esc(label)}" '
+            f'value="{esc(shown)}" aria-label="{esc(said)}" '
+            f'autocomplete="off" spellcheck="false">'
+            f'<span class="edit-mark" aria-hidden="true">{"✎" if edited else ""}</span>')
+
+
+def matrix_table(matrix, values, designed, row_names, col_names, caption, lang):
+    columns = [Column("corner", "")] + [Column(f"c{c}", esc(n)) for c, n in enumerate(col_names)]
+    rows = []
+    for r, row in enumerate(values):
+        cells = [cell_input(matrix, r, c, v, designed[r][c],
+                            text(lang, "cell_label", matrix=NAMES[matrix], row=row_names[r], col=col_names[c]),
+                            lang) for c, v in enumerate(row)]
+        rows.append((esc(row_names[r]), cells, {}))
+    return f'<div class="table-wrap">{table(columns, rows, esc(caption), class_="matrix editable")}</div>'
+
+
+def render_editor(settings, record, tokens, designed_cards, lang):
+    """The editable W_Q, W_K, W_V of the active head and the cards (a disclosure each)."""
+    features = i18n.STRINGS[lang]["features"]
+    head_name = text(lang, "head_name_" + heads.HEADS[settings.head].id)
+    designed = heads.designed(settings.head)
+    parts = []
+    for name, used, plain in zip(MATRICES, (record.w_q, record.w_k, record.w_v), designed):
+        caption = text(lang, "edit_caption", name=NAMES[name], head=head_name)
+        opened = " open" if name == "w_q" else ""
+        parts.append(f'<details class="edit-matrix"{opened}><summary>{esc(NAMES[name])}</summary>'
+                     + matrix_table(name, used, plain, features, features, caption, lang) + "</details>")
+    words = [f"{j + 1}. {t.text}" for j, t in enumerate(tokens)]
+    parts.append(f'<details class="edit-matrix"><summary>{esc(text(lang, "edit_cards_caption"))}</summary>'
+                 + matrix_table("cards", [t.card for t in tokens], designed_cards, words, features,
+                                text(lang, "edit_cards_caption"), lang) + "</details>")
+    return (f'<h2>{esc(text(lang, "edit_heading"))}</h2>'
+            f'<p class="edit-help">{esc(text(lang, "edit_help"))}</p>'
+            + "".join(parts)
+            + '<p id="edit-message" class="edit-message" role="alert"></p>'
+            f'<button type="button" class="secondary" id="reset-edits">{esc(text(lang, "reset_edits"))}</button>')
