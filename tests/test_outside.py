@@ -108,16 +108,19 @@ def test_no_word_selected_lists_the_words_with_their_index():
 
 
 def test_every_setting_with_a_link_key_is_an_option_even_one_declared_later(monkeypatch):
-    """The options come from the schema: each URL key is --key, and a setting added to the
-    schema (here a 'head' index) is an option at once, read as its link parameter."""
+    """The options come from the schema: each URL key is --key (--head among them), and a
+    setting added to the schema later (here a made-up 'layers' count) is an option at once,
+    read as its link parameter."""
     text = cli.build_parser().format_help()
     for setting in schema.SCHEMA:
         if setting.url and setting.attr != "sentence":
             assert f"--{setting.url}" in text
-    head = schema.Setting("head", "head", "head", "head", "integer", 0, low=0, high=3)
-    monkeypatch.setattr(schema, "SCHEMA", schema.SCHEMA + (head,))
     args = cli.build_parser().parse_args(["Il cane dorme", "--head", "2", "--no-mask"])
     assert cli.link_params(args) == {"s": ["Il cane dorme"], "head": ["2"], "mask": ["0"]}
+    later = schema.Setting("layers", "layers", "layers", "layers", "integer", 1, low=1, high=3)
+    monkeypatch.setattr(schema, "SCHEMA", schema.SCHEMA + (later,))
+    args = cli.build_parser().parse_args(["Il cane dorme", "--layers", "2"])
+    assert cli.link_params(args) == {"s": ["Il cane dorme"], "layers": ["2"]}
 
 
 # --- the notebook -------------------------------------------------------------------------
