@@ -106,9 +106,12 @@ def _matrix(record):
 
 def _heads(settings):
     """heads[]: every head's designed matrices and its name in the page language."""
-    return [{"id": h.id, "name": i18n.text(settings.lang, "head_name_" + h.id),
-             "w_q": heads.designed(i)[0], "w_k": heads.designed(i)[1], "w_v": heads.designed(i)[2]}
-            for i, h in enumerate(heads.HEADS)]
+    out = []
+    for i, h in enumerate(heads.HEADS):
+        w_q, w_k, w_v = heads.designed(i)
+        out.append({"id": h.id, "name": i18n.text(settings.lang, "head_name_" + h.id),
+                    "w_q": w_q, "w_k": w_k, "w_v": w_v})
+    return out
 
 
 def _matrix_mode_state(settings, record):
