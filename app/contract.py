@@ -6,6 +6,7 @@ tokens and the attention record: nothing here recomputes the maths.
 """
 
 import json
+import math
 
 from app import attention, heads, i18n, matrices
 from app.lexicon import Token
@@ -174,6 +175,30 @@ def build_state(settings, tokens, record, quiz=None):
 def state_json(state):
     """JSON text safe to put inside a <script> element (no '<' can close it)."""
     return json.dumps(state, ensure_ascii=False, allow_nan=False).replace("<", "\\u003c")
+
+
+def same_state(payload, other, rel=1e-12):
+    """Whether two state JSON texts say the same, numbers equal to `rel` (relative).
+
+    The pre-rendered state is computed by CPython at build time and the page's by Python in
+    the browser: their `exp` may differ in the last bit, which no shown digit can see."""
+    try:
+        a, b = json.loads(payload), json.loads(other)
+    except ValueError:
+        return False
+    return _same(a, b, rel)
+
+
+def _same(a, b, rel):
+    if isinstance(a, float) or isinstance(b, float):
+        return (isinstance(a, (int, float)) and isinstance(b, (int, float))
+                and not isinstance(a, bool) and not isinstance(b, bool)
+                and math.isclose(a, b, rel_tol=rel, abs_tol=1e-15))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k], rel) for k in a)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(_same(x, y, rel) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
 
 
 def from_link(params):

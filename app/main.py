@@ -581,7 +581,7 @@ def start():
     payload = contract.state_json(contract.build_state(settings, shown, record))
     if (not notes and not _lexicons[settings.lang].problems
             and not any(p in params for p in schema.URL_KEYS)
-            and payload == _region("attention-state").textContent):
+            and contract.same_state(payload, _region("attention-state").textContent)):
         # (a lexicon edited after the build would differ from the pre-render: full render then)
         _settings, _tokens, _lexicon_tokens, _record = settings, shown, tokens, record
         _row = contract.selected_row(settings, record)

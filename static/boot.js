@@ -96,7 +96,7 @@
     list.forEach(function (url) {
       if (!url) return;
       var link = document.createElement("link");
-      if (/\.mjs$/.test(url)) link.rel = "modulepreload";
+      if (/\.m?js$/.test(url)) link.rel = "modulepreload";
       else { link.rel = "preload"; link.as = "fetch"; link.crossOrigin = "anonymous"; }
       /* The runtime cannot be downloaded (a firewall blocking .wasm, a missing file):
          Pyodide would only log a warning and wait forever, so say it now. */

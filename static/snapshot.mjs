@@ -84,15 +84,23 @@ if (channel) {
   channel.postMessage("starting");
 }
 
+/* Whether this deployment has any snapshot kept in this browser (a current one or not). */
+async function anyKept(cache) {
+  return (await cache.keys()).some((request) => request.url.startsWith(BASE + "snapshot/"));
+}
+
 /* How to start: {kind: "snapshot"|"normal", options for loadPyodide, refused(): after
-   Pyodide refused the snapshot, afterReady(): once the page is ready}. */
+   Pyodide refused the snapshot, afterReady(): once the page is ready}.
+   A first visit (no snapshot of this deployment kept) starts Python at once: the key, which
+   reads and hashes every file of [files], is only worked out when the snapshot is made. */
 export async function startPlan(runtimeURL) {
   const plan = { kind: "normal", options: {}, refused: async () => {}, afterReady: () => {} };
   let key, cache;
+  const keyed = async () => key = key || await snapshotKey(runtimeURL);
   try {
     if (!available()) return plan;
-    [key, cache] = await Promise.all([snapshotKey(runtimeURL), caches.open(CACHE)]);
-    let hit = await cache.match(key.url);
+    cache = await caches.open(CACHE);
+    let hit = (await anyKept(cache)) ? await cache.match((await keyed()).url) : null;
     if (!hit) {
       let release;
       const mine = navigator.locks && await new Promise((got) => {
@@ -101,28 +109,29 @@ export async function startPlan(runtimeURL) {
           return lock && new Promise((done) => { release = done; });
         }).catch(() => got(false));
       });
-      if (mine && (hit = await cache.match(key.url))) release();  /* made meanwhile */
-      else if (mine || !navigator.locks) {
+      if (mine || !navigator.locks) {
         /* This widget makes the snapshot. Alone, once its page is ready (it then competes
            with nothing). With other widgets starting: at once, and it restores the
            snapshot too, rather than a second interpreter start on a busy machine. A
            widget that only shows up later gets the snapshot as soon as it is made. */
         let making = null;
-        const make = () => making = making || makeSnapshot(runtimeURL, key)
-          .catch((e) => console.info("Python snapshot not made:", e))
+        const make = () => making = making || (async () => {
+          const k = await keyed();
+          await dropStale(cache, k.url);
+          if (!(await cache.match(k.url))) await makeSnapshot(runtimeURL, k);  /* else made meanwhile */
+        })().catch((e) => console.info("Python snapshot not made:", e))
           .finally(() => release && release());
         plan.afterReady = make;
         onPeer = make;
-        await dropStale(cache, key.url);
         if (!peers) return plan;
         await make();
-        hit = await cache.match(key.url);
+        hit = await cache.match((await keyed()).url);
         if (!hit) return plan;
       }
       else {
         /* Also for a maker that was not listening yet when this widget said "starting". */
         await waitForMaker(() => channel && channel.postMessage("wanted"));
-        hit = await cache.match(key.url);
+        hit = await cache.match((await keyed()).url);
         if (!hit) return plan;
       }
     }

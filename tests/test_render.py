@@ -144,6 +144,19 @@ def test_committed_prerender_is_fresh():
     assert build.with_prerender(page) == page, "run `make build` to refresh index.html"
 
 
+def test_pre_render_is_kept_only_when_the_state_says_the_same():
+    """Python in the browser may differ from the build's in the last bit of an exp; the
+    pre-rendered example is kept then, but not when any shown value or word differs."""
+    page = re.search(r'id="attention-state">(.*?)</script>', (build.ROOT / "index.html").read_text(), re.S).group(1)
+    assert contract.same_state(page, page)
+    nudged = re.sub(r"(\d\.\d{15})\d", lambda m: m.group(1) + "9", page, count=3)
+    assert nudged != page and contract.same_state(nudged, page)
+    assert not contract.same_state(page.replace('"focus": 5', '"focus": 4'), page)
+    assert not contract.same_state(page.replace("gatto", "gatta", 1), page)
+    assert not contract.same_state(re.sub(r"0\.(\d{4})", r"0.9\1", page, count=1), page)
+    assert not contract.same_state(page[:-1], page)
+
+
 def test_every_app_module_is_shipped_by_the_pyscript_config():
     """pyscript.toml lists every module of app/ (except main.py, the entry script, and the
     terminal and notebook modules, which run on CPython only) and lexicon."""

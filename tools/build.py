@@ -29,6 +29,11 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-
 STDLIB_KEEP = ROOT / "tools" / "stdlib-keep.txt"
 # Files worth compressing ahead of time (the server sends FILE.br or FILE.gz when it exists).
 PRECOMPRESS = (".wasm", ".mjs", ".js", ".css", ".json", ".zip")
+# PyScript's own modules it imports before it asks for the interpreter (by name; the hash
+# in each file name changes with the version). Preloaded, they are not fetched one after
+# another once Python's start has kept the page busy.
+PYSCRIPT_CHUNKS = ("core", "toml", "deprecations-manager", "donkey", "error", "py-editor", "py-game",
+                   "py-terminal")
 # Files that name the versioned runtime folder (kept current by `prerender`).
 RUNTIME_REFS = ("pyscript.toml", "static/interpreter.mjs")
 
@@ -115,8 +120,21 @@ def preload_list(root=ROOT):
                ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")]
     config = (root / "pyscript.toml").read_text(encoding="utf-8")
     files = re.findall(r'^"(\./[^"]+)" = ', config, re.M)
-    return runtime + ["./static/interpreter.mjs", "./static/snapshot.mjs", "./pyscript.toml",
+    return runtime + pyscript_chunks(root) + ["./static/interpreter.mjs", "./static/snapshot.mjs", "./pyscript.toml",
                       "./app/main.py"] + files
+
+
+def pyscript_chunks(root=ROOT):
+    """./vendor/pyscript-…/NAME-HASH.js of each of PYSCRIPT_CHUNKS, as core.js and its core
+    chunk import them (what PyScript loads before it asks for the interpreter)."""
+    folder = root / "vendor" / runtime_dirs(root)[1]
+    core = re.search(r'from"\./(core-[\w-]+\.js)"', (folder / "core.js").read_text(encoding="utf-8")).group(1)
+    imported = re.findall(r'import\("\./([\w-]+\.js)"\)', (folder / core).read_text(encoding="utf-8"))
+    found = [core] + [f for f in dict.fromkeys(imported) if any(re.fullmatch(rf"{n}-[\w-]+\.js", f) for n in PYSCRIPT_CHUNKS[1:])]
+    missing = [n for n in PYSCRIPT_CHUNKS[1:] if not any(f.startswith(n + "-") for f in found)]
+    if missing:  # a new PyScript: update PYSCRIPT_CHUNKS
+        raise SystemExit(f"tools/build.py: PyScript's core no longer imports {missing}")
+    return [f"./vendor/{folder.name}/{f}" for f in found]
 
 
 def with_prerender(page):

@@ -168,3 +168,19 @@ def test_lexicon_edited_after_the_build_still_gives_the_right_numbers(browser, b
     assert "0,5" in page.locator('label.word[data-index="1"] .card').inner_text()
     assert page.locator('input[name="word"]:disabled').count() == 0
     context.close()
+
+
+def test_default_page_keeps_the_pre_rendered_example_when_python_is_ready(browser, base_url):
+    """No link state: Python only enables the pre-rendered example (no redraw, no jump, a
+    word focused before Python was ready keeps its focus)."""
+    context = new_context(browser, base_url)
+    context.add_init_script("document.addEventListener('DOMContentLoaded', () => {"
+                            " window.__first = document.querySelector('#sentence label.word'); });")
+    page = context.new_page()
+    page.goto(base_url)
+    wait_ready(page)
+    assert page.evaluate("window.__first !== null && window.__first.isConnected"), \
+        "the sentence was drawn again when Python started"
+    assert page.locator('input[name="word"]:disabled').count() == 0
+    assert get_state(page)["focus"] == 5
+    context.close()
