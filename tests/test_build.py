@@ -37,3 +37,26 @@ def test_every_file_pyscript_fetches_is_preloaded():
     for source in re.findall(r'^"(\./[^"]+)" = ', config, re.M):
         assert source in preloaded
     assert "./app/main.py" in preloaded and "./pyscript.toml" in preloaded
+
+
+def test_compiled_modules_are_those_of_the_current_sources():
+    """app/bytecode.zip holds one compiled copy of each module the page loads, of its current
+    source (else the page compiles it at start: correct, but slower); `make build` refreshes it."""
+    assert build.stale_bytecode() == [], "run `make build`"
+    names = zipfile.ZipFile(build.ROOT / build.BYTECODE).namelist()
+    assert f"__pycache__/attention.{build.runtime_cache_tag()}.pyc" in names
+    assert len(names) == len(build.app_sources())
+
+
+def test_a_module_edited_after_the_build_no_longer_matches_its_compiled_copy(tmp_path):
+    """The freshness check reads the source hash inside each .pyc: one changed byte is seen."""
+    import shutil
+    shutil.copytree(build.ROOT / "app", tmp_path / "app")
+    (tmp_path / "node_modules" / "pyodide").mkdir(parents=True)
+    for name in ("pyscript.toml", "node_modules/pyodide/pyodide-lock.json"):
+        shutil.copy2(build.ROOT / name, tmp_path / name)
+    assert build.stale_bytecode(tmp_path) == []
+    source = tmp_path / "app" / "attention.py"
+    source.write_text(source.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert build.stale_bytecode(tmp_path) == [
+        f"app/bytecode.zip: __pycache__/attention.{build.runtime_cache_tag()}.pyc is not of the current app/attention.py"]

@@ -34,6 +34,9 @@ PRECOMPRESS = (".wasm", ".mjs", ".js", ".css", ".json", ".zip")
 # another once Python's start has kept the page busy.
 PYSCRIPT_CHUNKS = ("core", "toml", "deprecations-manager", "donkey", "error", "py-editor", "py-game",
                    "py-terminal")
+# The app's modules compiled for the browser's Python (tools/bytecode.mjs; kept current by
+# `prerender`), unpacked by PyScript into app/ (pyscript.toml).
+BYTECODE = "app/bytecode.zip"
 # Files that name the versioned runtime folder (kept current by `prerender`).
 RUNTIME_REFS = ("pyscript.toml", "static/interpreter.mjs")
 
@@ -113,15 +116,62 @@ def prerendered_region(lang="it"):
 
 
 def preload_list(root=ROOT):
-    """What static/boot.js preloads: the runtime, the config, main.py and every file the
+    """What static/boot.js preloads, in the order it asks: the interpreter module (boot.js
+    starts Python with it) and the runtime first, as the browser only fetches a few files
+    at a time from one host; then PyScript's modules and config, main.py and every file the
     PyScript config lists (the same URLs PyScript and Pyodide then ask for)."""
     pyodide_dir = runtime_dirs(root)[0]
     runtime = [f"./vendor/{pyodide_dir}/{name}" for name in
-               ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")]
+               ("pyodide.mjs", "pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", "pyodide-lock.json")]
     config = (root / "pyscript.toml").read_text(encoding="utf-8")
     files = re.findall(r'^"(\./[^"]+)" = ', config, re.M)
-    return runtime + pyscript_chunks(root) + ["./static/interpreter.mjs", "./static/snapshot.mjs", "./pyscript.toml",
-                      "./app/main.py"] + files
+    return (["./static/interpreter.mjs", "./static/snapshot.mjs"] + runtime + pyscript_chunks(root)
+            + ["./pyscript.toml", "./app/main.py"] + files)
+
+
+def app_sources(root=ROOT):
+    """The app's .py files the page loads (pyscript.toml's [files]), relative to root."""
+    config = (root / "pyscript.toml").read_text(encoding="utf-8")
+    return [f[2:] for f in re.findall(r'^"(\./app/[^"]+\.py)" = ', config, re.M)]
+
+
+def runtime_cache_tag(root=ROOT):
+    """The browser Python's cache tag (cpython-314), from the pinned Pyodide's lock file."""
+    lock = json.loads((root / "node_modules" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
+    major, minor = lock["info"]["python"].split(".")[:2]
+    return f"cpython-{major}{minor}"
+
+
+def stale_bytecode(root=ROOT):
+    """What is wrong with app/bytecode.zip: [] when it holds, for the runtime's Python, a
+    compiled copy of exactly the current source of each module the page loads."""
+    import _imp
+    tag = runtime_cache_tag(root)
+    wanted = {}
+    for path in app_sources(root):
+        folder, _, name = path[len("app/"):].rpartition("/")
+        wanted[f"{folder}/__pycache__/{name[:-3]}.{tag}.pyc".lstrip("/")] = path
+    try:
+        archive = zipfile.ZipFile(root / BYTECODE)
+    except (OSError, zipfile.BadZipFile):
+        return [f"{BYTECODE} is missing or unreadable"]
+    with archive:
+        problems = [f"{BYTECODE}: {m} is not one of the modules" for m in archive.namelist() if m not in wanted]
+        for member, path in wanted.items():
+            if member not in archive.namelist():
+                problems.append(f"{BYTECODE}: {member} is missing")
+                continue
+            head = archive.read(member)[:16]
+            source_hash = _imp.source_hash(int.from_bytes(head[:4], "little"), (root / path).read_bytes())
+            if head[4:8] != (0b11).to_bytes(4, "little") or head[8:16] != source_hash:
+                problems.append(f"{BYTECODE}: {member} is not of the current {path}")
+    return problems
+
+
+def make_bytecode(root=ROOT):
+    """Write app/bytecode.zip with the browser's own Python (Pyodide in Node)."""
+    subprocess.run(["node", str(root / "tools" / "bytecode.mjs"), str(root / BYTECODE), *app_sources(root)],
+                   check=True, cwd=root)
 
 
 def pyscript_chunks(root=ROOT):
@@ -193,11 +243,17 @@ def main(argv=None):
         if fresh != page or any(with_runtime_paths(text) != text for text in refs):
             print("index.html, pyscript.toml or static/interpreter.mjs is stale; run `make build`.")
             return 1
+        if stale_bytecode():
+            print("\n".join(stale_bytecode()) + "\nrun `make build`.")
+            return 1
         print("index.html: pre-render is fresh.")
         return 0
     if fresh != page:
         index.write_text(fresh, encoding="utf-8")
         print("index.html: pre-render refreshed.")
+    if stale_bytecode():
+        make_bytecode()
+        print(f"{BYTECODE}: compiled again.")
     for name in RUNTIME_REFS:
         text = (ROOT / name).read_text(encoding="utf-8")
         if with_runtime_paths(text) != text:

@@ -151,19 +151,28 @@ def test_soak_a_whole_lesson_of_clicks(browser, base_url):
     context.close()
 
 
-def test_lexicon_edited_after_the_build_still_gives_the_right_numbers(browser, base_url):
-    """A teacher edits it.csv in the deployed folder without rebuilding: once Python is up the
-    page shows the new cards, not the stale pre-render."""
+def edited_after_the_build(browser, base_url, path, old, new):
+    """(context, page) of the default page, ready, with `old` replaced by `new` in the file
+    at `path` of the deployed folder, as a teacher editing it without rebuilding."""
     context = new_context(browser, base_url)
 
     def edited(route):
-        text = route.fetch().text().replace("\ngatto,0.95,0.05,0.1,0\n", "\ngatto,0.5,0.5,0.5,0.5\n")
-        route.fulfill(body=text.encode(), content_type="text/csv")
+        response = route.fetch()
+        assert old in response.text()
+        route.fulfill(response=response, body=response.text().replace(old, new).encode())
 
-    context.route(base_url + "lexicon/it.csv", edited)
+    context.route(base_url + path, edited)
     page = context.new_page()
     page.goto(base_url)
     wait_ready(page)
+    return context, page
+
+
+def test_lexicon_edited_after_the_build_still_gives_the_right_numbers(browser, base_url):
+    """A teacher edits it.csv in the deployed folder without rebuilding: once Python is up the
+    page shows the new cards, not the stale pre-render."""
+    context, page = edited_after_the_build(browser, base_url, "lexicon/it.csv",
+                                           "\ngatto,0.95,0.05,0.1,0\n", "\ngatto,0.5,0.5,0.5,0.5\n")
     assert get_state(page)["tokens"][1]["card"] == [0.5, 0.5, 0.5, 0.5]
     assert "0,5" in page.locator('label.word[data-index="1"] .card').inner_text()
     assert page.locator('input[name="word"]:disabled').count() == 0
@@ -182,5 +191,15 @@ def test_default_page_keeps_the_pre_rendered_example_when_python_is_ready(browse
     assert page.evaluate("window.__first !== null && window.__first.isConnected"), \
         "the sentence was drawn again when Python started"
     assert page.locator('input[name="word"]:disabled').count() == 0
+    assert get_state(page)["focus"] == 5
+    context.close()
+
+
+def test_module_edited_after_the_build_runs_as_edited(browser, base_url):
+    """A module changed in the deployed folder without rebuilding runs as changed (its stale
+    compiled copy in app/bytecode.zip is not used)."""
+    context, page = edited_after_the_build(browser, base_url, "app/i18n.py",
+                                           "Pronto: scegli una parola.", "Pronto, modificato: scegli.")
+    assert page.locator("#status").inner_text().strip() == "Pronto, modificato: scegli."
     assert get_state(page)["focus"] == 5
     context.close()
