@@ -614,14 +614,14 @@ def lookup(words, lexicon):
 
 # --- lexicon files -------------------------------------------------------------------------
 
-def _parse_number(text, decimal_comma):
-    t = text.strip()
+def _parse_card(values, decimal_comma):
+    """The four numbers of a row (ValueError: one is not a finite number)."""
     if decimal_comma:
-        t = t.replace(",", ".")
-    v = float(t)  # ValueError for non-numbers
-    if math.isnan(v) or math.isinf(v):
+        values = [v.replace(",", ".") for v in values]
+    card = [float(v) for v in values]  # ValueError for non-numbers; spaces around are fine
+    if not all(math.isfinite(v) for v in card):
         raise ValueError("not finite")
-    return v
+    return card
 
 
 def parse_lexicon(text, file="lexicon.csv"):
@@ -661,7 +661,7 @@ def parse_lexicon(text, file="lexicon.csv"):
             problems.append(Problem(file, no, "word"))
             continue
         try:
-            card = [_parse_number(v, delimiter == ";") for v in row[1:]]
+            card = _parse_card(row[1:], delimiter == ";")
         except ValueError:
             problems.append(Problem(file, no, "number", word))
             continue
