@@ -34,8 +34,8 @@ STRINGS = {
             "Sotto ogni parola c'è la sua carta: quattro numeri fra 0 e 1 che dicono quanto è "
             "un essere vivo, un'azione, una cosa, o una parolina che rimanda a un'altra. "
             "Scegli una parola: la sua carta diventa una domanda (la query), che viene "
-            "confrontata con le carte delle altre parole. I punteggi diventano percentuali "
-            "che sommano a 100. Il conto è fatto adesso, in Python, nel tuo browser."
+            "confrontata con le carte delle altre parole. I punteggi diventano pesi che "
+            "sommano a 1, mostrati come percentuali. Il conto è fatto adesso, in Python, nel tuo browser."
         ),
         "features": ("vivo", "azione", "cosa", "rimando"),
         "features_long": ("essere vivente", "azione", "cosa", "parolina di rimando"),
@@ -122,7 +122,7 @@ STRINGS = {
         "query_weak": "«{word}» fa una domanda debole (il numero più grande è {top}, meno di 1): non preferisce quasi nessuno, le barre sono quasi piatte.",
         "keys_values": "Le chiavi sono le carte stesse (K = carte · W_K, con W_K = identità) e anche i valori (V = carte · W_V, con W_V = identità). Si divide per √d_k perché i prodotti scalari crescono con il numero di caratteristiche: senza divisione la softmax si satura.",
         "scaled": "Dividi per √d_k",
-        "scaled_hint": "√4 = 2: tiene i punteggi piccoli, così la softmax non si satura",
+        "scaled_hint": "√d_k, la radice della lunghezza delle chiavi: tiene i punteggi piccoli, così la softmax non si satura",
         "temp": "Temperatura",
         "temp_value": "T = {t}",
         "temp_hint": "divide ancora i punteggi: bassa = più netta, alta = più piatta",
@@ -201,8 +201,8 @@ STRINGS = {
             "Under every word is its card: four numbers between 0 and 1 saying how much it is "
             "a living being, an action, a thing, or a little word that points to another one. "
             "Pick a word: its card becomes a question (the query), which is compared with the "
-            "other words' cards. The scores become percentages that add up to 100. The "
-            "computation runs now, in Python, in your browser."
+            "other words' cards. The scores become weights that add up to 1, shown as "
+            "percentages. The computation runs now, in Python, in your browser."
         ),
         "features": ("alive", "action", "thing", "pointer"),
         "features_long": ("living being", "action", "thing", "pointer word"),
@@ -289,7 +289,7 @@ STRINGS = {
         "query_weak": "“{word}” asks a weak question (its largest number is {top}, less than 1): it hardly prefers anyone, the bars are nearly flat.",
         "keys_values": "The keys are the cards themselves (K = cards · W_K, with W_K = identity), and so are the values (V = cards · W_V, with W_V = identity). We divide by √d_k because dot products grow with the number of features: without the division the softmax saturates.",
         "scaled": "Divide by √d_k",
-        "scaled_hint": "√4 = 2: keeps the scores small, so the softmax does not saturate",
+        "scaled_hint": "√d_k, the square root of the keys' length: keeps the scores small, so the softmax does not saturate",
         "temp": "Temperature",
         "temp_value": "T = {t}",
         "temp_hint": "divides the scores again: low = sharper, high = flatter",
