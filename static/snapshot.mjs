@@ -228,8 +228,10 @@ export async function makeAndStore({ runtimeURL, key, recipe }) {
                     "sys.path.remove('/snapshot')\nattention_snapshot.prepare_from('/snapshot/recipe.json')");
   const image = pyodide.makeMemorySnapshot();
   const cache = await caches.open(CACHE);
+  /* X-Made and X-From (a page's recipe, or the files only) are read by tests and `make bench`. */
   await cache.put(key, new Response(image, { headers: {
-    "Content-Type": "application/octet-stream", "X-Length": String(image.byteLength) } }));
+    "Content-Type": "application/octet-stream", "X-Length": String(image.byteLength),
+    "X-Made": String(Date.now()), "X-From": recipe ? "page" : "files" } }));
 }
 
 /* Bytes of Python's wasm memory (read by `make bench`). */

@@ -1,6 +1,7 @@
 """Where teachers deploy it: a plain static host, and the second start from a snapshot."""
 
 import json
+import os
 import time
 from urllib.parse import quote
 
@@ -141,3 +142,56 @@ def test_bundle_on_a_plain_host_under_a_sub_path(browser, plain_host, workers):
     assert page.evaluate(START) == "snapshot" and select(page, 4)["focus"] == 4
     assert_clean(context, page)
     context.close()
+
+
+SNAPSHOT_MADE = """caches.open('attention-explorer-snapshot').then(c => c.keys().then(k => k.length && c.match(k[0])))
+  .then(r => r ? r.headers.get('X-Made') : null)"""
+
+
+def card(state, word):
+    return next(t["card"] for t in state["tokens"] if t["text"] == word)
+
+
+def edit(path, old, new):
+    """Edit a deployed file as a teacher would, later than the bundle was made."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    later = path.stat().st_mtime + 60
+    os.utime(path, (later, later))
+
+
+def test_files_edited_in_the_deployed_folder_are_what_the_next_visit_runs(browser, tmp_path):
+    """After a visit left a snapshot (and the service worker the .gz copies), a teacher edits
+    the CSV, the generated lexicon and an app file in the deployed folder: the next visit
+    still starts from the snapshot but shows the edited cards, and a new snapshot is made."""
+    root = tmp_path / "host"
+    folder, _ = make_bundle(root / "course" / "week3")
+    server, _ = plain_server(root)
+    try:
+        origin = f"http://127.0.0.1:{server.server_address[1]}"
+        query = "?s=" + quote("Il cane guarda la zorblat") + "&focus=1"
+        context, page = open_page(browser, origin + "/", "course/week3/attention-explorer/" + query, snapshots=True)
+        wait_ready(page)
+        before = get_state(page)
+        assert card(before, "cane") == [0.95, 0.05, 0.1, 0.0]
+        assert not next(t for t in before["tokens"] if t["text"] == "zorblat")["known"]
+        made = poll(page, SNAPSHOT_MADE)
+        edit(folder / "lexicon" / "it.csv", "\ncane,0.95,0.05,0.1,0\n", "\ncane,0.5,0.5,0,0\n")
+        edit(folder / "lexicon" / "gpl" / "it.txt", "= 0 0.2 0.8 0 abstract\n", "= 0 0.2 0.8 0 abstract\nzorblat\n")
+        edit(folder / "app" / "order.py", "\n", "\n# edited in the deployed folder\n")
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate(START) == "snapshot"
+        after = get_state(page)
+        assert card(after, "cane") == [0.5, 0.5, 0.0, 0.0]
+        assert card(after, "zorblat") == [0.0, 0.2, 0.8, 0.0]
+        assert next(t for t in after["tokens"] if t["text"] == "zorblat")["known"]
+        poll(page, f"({SNAPSHOT_MADE}).then(m => m && m !== {json.dumps(made)})")
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate(START) == "snapshot" and get_state(page) == after
+        assert_clean(context, page)
+        context.close()
+    finally:
+        server.shutdown()
