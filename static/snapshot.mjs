@@ -15,8 +15,10 @@
    bytes it came from), and stores its memory in the Cache API. Later visits, and the other
    widgets of the same origin, pass it to loadPyodide as `_loadSnapshot`.
 
-   The key is this deployment (its folder), the runtime folder (Pyodide build + stdlib) and
-   FORMAT: no file has to be read to find it, so a later visit starts restoring at once.
+   One entry per deployment (its folder), recording the runtime folder it was made by
+   (Pyodide build + stdlib) and FORMAT; one made by another is stale: deleted, normal start.
+   No file has to be read to find it, so a later visit starts restoring at once (the read
+   itself starts in static/transfer.js, while the page is drawn).
    The app's files are checked where they are used: an import uses the snapshot's code only
    for a file whose bytes are the ones it was compiled from, so an edited file in a deployed
    folder (app or lexicon: the lexicon is never in the snapshot) is always what runs; the
@@ -47,10 +49,18 @@ async function fetchBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/* The cache entry's URL for this runtime (a name, never fetched). */
-export function snapshotKey(runtimeURL) {
-  const runtime = runtimeURL.replace(/\/$/, "").split("/").pop();
-  return `${BASE}snapshot/${runtime}/${FORMAT}`;
+/* The cache entry's URL (a name, never fetched; static/transfer.js reads it early too). */
+const KEY = `${BASE}snapshot/current`;
+
+/* What a snapshot of this runtime and format says in its headers. */
+function made(runtimeURL) {
+  return { "X-Runtime": runtimeURL.replace(/\/$/, "").split("/").pop(), "X-Format": FORMAT };
+}
+
+/* The kept snapshot of this deployment, {headers, body: promise of bytes}, or null. */
+async function kept(cache) {
+  const hit = await cache.match(KEY);
+  return hit && { headers: hit.headers, body: hit.arrayBuffer() };
 }
 
 function available() {
@@ -84,7 +94,8 @@ function withLockIfFree(make) {
 /* Widgets of this deployment starting in the same browser tell each other so: a maker
    that knows of others makes the snapshot at once (they will restore it) instead of once
    its own page is ready. */
-const channel = typeof BroadcastChannel !== "undefined" ? new BroadcastChannel(LOCK) : null;
+const channel = typeof window !== "undefined" && typeof BroadcastChannel !== "undefined"
+  ? new BroadcastChannel(LOCK) : null;  /* pages only, not the snapshot worker */
 let peers = false, onPeer = () => {};
 if (channel) {
   channel.onmessage = () => { peers = true; onPeer(); };
@@ -115,17 +126,22 @@ function recompiled(pyodide) {
    Finding the snapshot reads no file of the app: a first visit starts Python at once, a
    later one starts restoring at once. */
 export async function startPlan(runtimeURL) {
-  const key = snapshotKey(runtimeURL);
+  const key = KEY, expected = made(runtimeURL);
   const plan = { kind: "normal", options: {}, refused: async () => {}, afterReady: () => {} };
   /* A new snapshot, from this page's Python once it is ready (or, before, from the files). */
-  const store = (pyodide) => makeSnapshot(runtimeURL, key, pyodide ? pageRecipe(pyodide) : null)
+  const store = (pyodide) => makeSnapshot(runtimeURL, key, expected, pyodide ? pageRecipe(pyodide) : null)
     .then(() => caches.open(CACHE)).then((cache) => dropStale(cache, key))
     .catch((e) => console.info("Python snapshot not made:", e && e.message));
   let cache;
   try {
     if (!available()) return plan;
     cache = await caches.open(CACHE);
-    let hit = await cache.match(key);
+    let hit = (await window.attentionSnapshot) || await kept(cache);
+    if (hit && Object.entries(expected).some(([name, value]) => hit.headers.get(name) !== value)) {
+      hit.body.catch(() => {});
+      await cache.delete(key);  /* made by another runtime or format */
+      hit = null;
+    }
     if (!hit) {
       let release;
       const mine = navigator.locks && await new Promise((got) => {
@@ -146,20 +162,20 @@ export async function startPlan(runtimeURL) {
         onPeer = () => make(ready);
         if (!peers) return plan;
         await make(null);
-        hit = await cache.match(key);
+        hit = await kept(cache);
         if (!hit) return plan;
       }
       else {
         /* Also for a maker that was not listening yet when this widget said "starting". */
         await waitForMaker(() => channel && channel.postMessage("wanted"));
-        hit = await cache.match(key);
+        hit = await kept(cache);
         if (!hit) return plan;
       }
     }
     const length = Number(hit.headers.get("X-Length"));
     if (!(length > 0 && length < MAX_BYTES)) throw new Error("snapshot of unexpected size");
     plan.kind = "snapshot";
-    plan.options = { _loadSnapshot: hit.arrayBuffer().then((b) => {
+    plan.options = { _loadSnapshot: hit.body.then((b) => {
       if (b.byteLength !== length) throw new Error("truncated snapshot");
       return new Uint8Array(b);
     }) };
@@ -188,14 +204,14 @@ export async function startPlan(runtimeURL) {
 }
 
 /* The throwaway interpreter of snapshot-worker.mjs makes it; it stores it itself. */
-function makeSnapshot(runtimeURL, key, recipe) {
+function makeSnapshot(runtimeURL, key, headers, recipe) {
   return new Promise((done, fail) => {
     const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
     const stop = (error) => { worker.terminate(); error ? fail(error) : done(); };
     const timer = setTimeout(() => stop(new Error("snapshot worker timed out")), 120000);
     worker.onmessage = (e) => { clearTimeout(timer); stop(e.data.error ? new Error(e.data.error) : null); };
     worker.onerror = (e) => { clearTimeout(timer); stop(new Error(e.message || "snapshot worker failed")); };
-    worker.postMessage({ runtimeURL, key, recipe });
+    worker.postMessage({ runtimeURL, key, headers, recipe });
   });
 }
 
@@ -210,7 +226,7 @@ async function filesRecipe() {
 }
 
 /* In the worker: start Python for a snapshot, prepare it, store the memory image. */
-export async function makeAndStore({ runtimeURL, key, recipe }) {
+export async function makeAndStore({ runtimeURL, key, headers, recipe }) {
   const { loadPyodide } = await import(runtimeURL + "pyodide.mjs");
   const [pyodide, helper, made] = await Promise.all([
     loadPyodide({ indexURL: runtimeURL, _makeSnapshot: true }), fetchBytes(HELPER), recipe || filesRecipe()]);
@@ -230,7 +246,7 @@ export async function makeAndStore({ runtimeURL, key, recipe }) {
   const cache = await caches.open(CACHE);
   /* X-Made and X-From (a page's recipe, or the files only) are read by tests and `make bench`. */
   await cache.put(key, new Response(image, { headers: {
-    "Content-Type": "application/octet-stream", "X-Length": String(image.byteLength),
+    ...headers, "Content-Type": "application/octet-stream", "X-Length": String(image.byteLength),
     "X-Made": String(Date.now()), "X-From": recipe ? "page" : "files" } }));
 }
 

@@ -71,17 +71,30 @@ def test_second_visit_starts_from_the_snapshot_and_shows_the_same_numbers(warm):
     assert_clean(context, page)
 
 
+# Garbage under the snapshot's key, labelled as made by this runtime (so Pyodide itself gets
+# to refuse it), and an entry of an older format beside it.
+CORRUPT = """async ([key, stale]) => {
+  const cache = await caches.open('attention-explorer-snapshot');
+  const headers = Object.fromEntries((await cache.match(key)).headers);
+  const junk = new Uint8Array(4096).fill(7);
+  await cache.put(key, new Response(junk, {headers: {...headers, 'x-length': '4096'}}));
+  await cache.put(stale, new Response(junk, {headers: {'X-Length': '4096'}}));
+}"""
+# A snapshot made by another runtime build, under the key.
+OTHER_RUNTIME = """async (key) => {
+  const cache = await caches.open('attention-explorer-snapshot');
+  const headers = Object.fromEntries((await cache.match(key)).headers);
+  const body = await (await cache.match(key)).arrayBuffer();
+  await cache.put(key, new Response(body, {headers: {...headers, 'x-runtime': 'pyodide-0.0.0-old'}}));
+}"""
+
+
 def test_corrupt_snapshot_gives_a_normal_start_and_is_replaced(warm):
     """Garbage under the snapshot's key: the page starts normally, right, and stores a good one."""
     context, page, first = warm
     key = first["snapshots"][0]
-    stale = key.rsplit("/", 2)[0] + "/pyodide-0.0.0-old/0123"
-    page.evaluate("""async ([key, stale]) => {
-      const cache = await caches.open('attention-explorer-snapshot');
-      const junk = new Uint8Array(4096).fill(7);
-      await cache.put(key, new Response(junk, {headers: {'X-Length': '4096'}}));
-      await cache.put(stale, new Response(junk, {headers: {'X-Length': '4096'}}));
-    }""", [key, stale])
+    stale = key.rsplit("/", 1)[0] + "/pyodide-0.0.0-old/0123"
+    page.evaluate(CORRUPT, [key, stale])
     page.goto(page.url.split("?")[0] + QUERY)
     wait_ready(page)
     assert page.evaluate(START) == "normal"
@@ -89,6 +102,22 @@ def test_corrupt_snapshot_gives_a_normal_start_and_is_replaced(warm):
     poll(page, """caches.open('attention-explorer-snapshot').then(c => c.match(%s))
       .then(r => r && r.arrayBuffer()).then(b => !!b && b.byteLength > 1e6)""" % json.dumps(key))
     assert snapshots(page) == [key], "the stale entry of another runtime is deleted"
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate(START) == "snapshot" and get_state(page) == first["state"]
+    assert_clean(context, page)
+
+
+def test_snapshot_of_another_runtime_gives_a_normal_start_and_is_replaced(warm):
+    """A snapshot made by another runtime build is not restored: normal start, then a new one."""
+    context, page, first = warm
+    key = first["snapshots"][0]
+    page.evaluate(OTHER_RUNTIME, key)
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate(START) == "normal" and get_state(page) == first["state"]
+    poll(page, """caches.open('attention-explorer-snapshot').then(c => c.match(%s))
+      .then(r => r && r.headers.get('X-Runtime') !== 'pyodide-0.0.0-old')""" % json.dumps(key))
     page.reload()
     wait_ready(page)
     assert page.evaluate(START) == "snapshot" and get_state(page) == first["state"]
