@@ -6,10 +6,12 @@
    - the app's Python files and the generated lexicons (app/….py, lexicon/….txt): only when
      FILE itself, asked with HEAD, still has the size of the .gz's content and is not newer
      than the .gz, so a file edited after the bundle was made is always served as it is
-     now; nothing of these is kept here (the browser's own cache applies). The teacher's
-     override lists (lexicon/*.csv) are never compressed.
+     now. The result is kept with what HEAD said of FILE (size, Last-Modified): a later
+     visit still asks HEAD, and uses the kept copy only while that is unchanged. The
+     teacher's override lists (lexicon/*.csv) are never compressed.
    Anything else, a missing .gz or any doubt goes to the network untouched. */
 const CACHE = "attention-explorer-runtime";
+const CHECKED_CACHE = "attention-explorer-files";  /* app and lexicon files, each with what HEAD said */
 const TYPES = { ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
                 ".json": "application/json", ".zip": "application/zip", ".css": "text/css",
                 ".py": "text/plain; charset=utf-8", ".txt": "text/plain; charset=utf-8" };
@@ -68,12 +70,21 @@ async function versioned(request, type) {
 
 async function checked(request, type) {
   try {
-    const [head, file] = await Promise.all([
-      fetch(request.url, { method: "HEAD", cache: "no-store" }), unpacked(request.url)]);
+    const head = await fetch(request.url, { method: "HEAD", cache: "no-store" });
     const size = head.headers.has("Content-Length") ? Number(head.headers.get("Content-Length")) : -1;
-    const edited = Date.parse(head.headers.get("Last-Modified")) > Date.parse(file && file.modified);
-    if (head.ok && file && size === file.bytes.byteLength && !edited)
-      return new Response(file.bytes, { headers: { "Content-Type": type } });
+    const modified = head.headers.get("Last-Modified");
+    /* What the server says of FILE now: a copy made when it said the same is still FILE. */
+    const said = `${size} ${modified}`;
+    const cache = await caches.open(CHECKED_CACHE).catch(() => null);
+    const kept = cache && await cache.match(request.url);
+    if (head.ok && kept && kept.headers.get("X-File") === said) return kept;
+    const file = head.ok && size >= 0 && await unpacked(request.url);
+    if (file && size === file.bytes.byteLength && !(Date.parse(modified) > Date.parse(file.modified))) {
+      const whole = () => new Response(file.bytes, { headers: { "Content-Type": type, "X-File": said } });
+      if (cache) await cache.put(request.url, whole()).catch(() => {});
+      return whole();
+    }
+    if (cache) await cache.delete(request.url).catch(() => {});
   } catch (e) { /* fall back to the plain file */ }
   return fetch(request);
 }
