@@ -1,12 +1,22 @@
 /* Attention Explorer service worker (registered by static/transfer.js only on hosts that
-   send files uncompressed). For Python's runtime in the vendor/pyodide-... folder it fetches
-   FILE.gz (shipped next to every big runtime file) and hands the page the file
-   decompressed by the browser's DecompressionStream; the result is kept in the Cache API
-   (the folder is versioned, so a name never changes content). Anything else, or a
-   missing .gz, goes to the network untouched. */
+   send files uncompressed). It hands the page files decompressed by the browser's
+   DecompressionStream from the FILE.gz shipped beside them (tools/bundle.py):
+   - the versioned runtime folders, vendor/pyodide-…/ and vendor/pyscript-…/: a name there
+     never changes content, so the result is kept in the Cache API;
+   - the app's Python files and the generated lexicons (app/….py, lexicon/….txt): only when
+     FILE itself, asked with HEAD, still has the size of the .gz's content and is not newer
+     than the .gz, so a file edited after the bundle was made is always served as it is
+     now. The result is kept with what HEAD said of FILE (size, Last-Modified): a later
+     visit still asks HEAD, and uses the kept copy only while that is unchanged. The
+     teacher's override lists (lexicon/*.csv) are never compressed.
+   Anything else, a missing .gz or any doubt goes to the network untouched. */
 const CACHE = "attention-explorer-runtime";
-const TYPES = { ".wasm": "application/wasm", ".mjs": "text/javascript", ".json": "application/json",
-                ".zip": "application/zip" };
+const CHECKED_CACHE = "attention-explorer-files";  /* app and lexicon files, each with what HEAD said */
+const TYPES = { ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
+                ".json": "application/json", ".zip": "application/zip", ".css": "text/css",
+                ".py": "text/plain; charset=utf-8", ".txt": "text/plain; charset=utf-8" };
+const VERSIONED = /^vendor\/(pyodide|pyscript)-[^/]+\/[^/]+$/;
+const CHECKED = /^(app\/[\w/]+\.py|lexicon\/[\w/-]+\.txt)$/;
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
@@ -16,12 +26,25 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   const scope = new URL(self.registration.scope);
   if (request.method !== "GET" || url.origin !== scope.origin || url.search ||
-      !url.pathname.startsWith(scope.pathname + "vendor/pyodide-")) return;
-  const type = TYPES[url.pathname.slice(url.pathname.lastIndexOf("."))];
-  if (type) event.respondWith(runtimeFile(request, type));
+      !url.pathname.startsWith(scope.pathname)) return;
+  const path = url.pathname.slice(scope.pathname.length);
+  const type = TYPES[path.slice(path.lastIndexOf("."))];
+  if (!type) return;
+  if (VERSIONED.test(path)) event.respondWith(versioned(request, type));
+  else if (CHECKED.test(path)) event.respondWith(checked(request, type));
 });
 
-async function runtimeFile(request, type) {
+/* FILE.gz's content, or null. A host that labels .gz as Content-Encoding: gzip has had it
+   decoded already. */
+async function unpacked(url) {
+  const packed = await fetch(url + ".gz");
+  if (!packed.ok) return null;
+  const body = packed.headers.get("Content-Encoding") ? packed.body
+    : packed.body.pipeThrough(new DecompressionStream("gzip"));
+  return { bytes: await new Response(body).arrayBuffer(), modified: packed.headers.get("Last-Modified") };
+}
+
+async function versioned(request, type) {
   let cache = null;
   try {
     cache = await caches.open(CACHE);
@@ -29,21 +52,39 @@ async function runtimeFile(request, type) {
     if (kept) return kept;
   } catch (e) { /* no storage: decompress every time */ }
   try {
-    const packed = await fetch(request.url + ".gz");
-    if (packed.ok) {
-      /* A host that labels .gz as Content-Encoding: gzip has had it decoded already. */
-      const body = packed.headers.get("Content-Encoding") ? packed.body
-        : packed.body.pipeThrough(new DecompressionStream("gzip"));
-      const response = new Response(body, { headers: { "Content-Type": type } });
-      if (!cache) return response;
-      const bytes = await response.arrayBuffer();
-      const whole = () => new Response(bytes, { headers: { "Content-Type": type } });
-      await cache.put(request.url, whole()).catch(() => {});
-      const folder = request.url.slice(0, request.url.lastIndexOf("/") + 1);
-      for (const old of await cache.keys())  /* another runtime version: gone */
-        if (!old.url.startsWith(folder)) await cache.delete(old);
+    const file = await unpacked(request.url);
+    if (file) {
+      const whole = () => new Response(file.bytes, { headers: { "Content-Type": type } });
+      if (cache) {
+        await cache.put(request.url, whole()).catch(() => {});
+        const folder = request.url.slice(0, request.url.lastIndexOf("/") + 1);
+        const kind = folder.replace(/(\/vendor\/[a-z]+-)[^/]*\/$/, "$1");  /* …/vendor/pyodide- */
+        for (const old of await cache.keys())  /* another version of the same runtime: gone */
+          if (old.url.startsWith(kind) && !old.url.startsWith(folder)) await cache.delete(old);
+      }
       return whole();
     }
+  } catch (e) { /* fall back to the plain file */ }
+  return fetch(request);
+}
+
+async function checked(request, type) {
+  try {
+    const head = await fetch(request.url, { method: "HEAD", cache: "no-store" });
+    const size = head.headers.has("Content-Length") ? Number(head.headers.get("Content-Length")) : -1;
+    const modified = head.headers.get("Last-Modified");
+    /* What the server says of FILE now: a copy made when it said the same is still FILE. */
+    const said = `${size} ${modified}`;
+    const cache = await caches.open(CHECKED_CACHE).catch(() => null);
+    const kept = cache && await cache.match(request.url);
+    if (head.ok && kept && kept.headers.get("X-File") === said) return kept;
+    const file = head.ok && size >= 0 && await unpacked(request.url);
+    if (file && size === file.bytes.byteLength && !(Date.parse(modified) > Date.parse(file.modified))) {
+      const whole = () => new Response(file.bytes, { headers: { "Content-Type": type, "X-File": said } });
+      if (cache) await cache.put(request.url, whole()).catch(() => {});
+      return whole();
+    }
+    if (cache) await cache.delete(request.url).catch(() => {});
   } catch (e) { /* fall back to the plain file */ }
   return fetch(request);
 }

@@ -46,7 +46,7 @@ async function start() {
   }
   html.dataset.start = plan.kind; window.__py = pyodide;
   window.attentionWasmMemory = () => wasmMemoryBytes(pyodide);  /* read by `make bench` */
-  whenReady(html, plan.afterReady);
+  whenReady(html, () => plan.afterReady(pyodide));
   return pyodide;
 }
 

@@ -10,18 +10,29 @@
    How it works: the first visit starts Python normally. Once the page is ready, a
    throwaway Python in a module Web Worker (snapshot-worker.mjs; the page's own Python
    cannot make a snapshot and still run PyScript) starts with `_makeSnapshot`, imports the
-   app's modules and stores its memory in the Cache API. Later visits, and the other
-   widgets of the same origin, pass it to loadPyodide as `_loadSnapshot`. The key is the
-   runtime folder (Pyodide build + stdlib) and a SHA-256 of pyscript.toml and of every file
-   it lists, so an edited lexicon or app file in a deployed folder makes a new snapshot.
-   One maker per deployment: the Web Locks API; widgets that find a snapshot being made
-   wait for it (WAIT_MS at most), then restore it or start normally. */
+   runtime modules the page uses and compiles the page's own sources (attention_snapshot.py
+   says what it keeps: never the app's modules themselves, only their code, each with the
+   bytes it came from), and stores its memory in the Cache API. Later visits, and the other
+   widgets of the same origin, pass it to loadPyodide as `_loadSnapshot`.
+
+   One entry per deployment (its folder), recording the runtime folder it was made by
+   (Pyodide build + stdlib) and FORMAT; one made by another is stale: deleted, normal start.
+   No file has to be read to find it, so a later visit starts restoring at once (the read
+   itself starts in static/transfer.js, while the page is drawn).
+   The app's files are checked where they are used: an import uses the snapshot's code only
+   for a file whose bytes are the ones it was compiled from, so an edited file in a deployed
+   folder (app or lexicon: the lexicon is never in the snapshot) is always what runs; the
+   page then makes a new snapshot. One maker per deployment: the Web Locks API; widgets
+   that find a snapshot being made wait for it (WAIT_MS at most), then restore it or start
+   normally. */
 
 const CACHE = "attention-explorer-snapshot";
+const FORMAT = "code-1";     // what a snapshot holds (attention_snapshot.py); change it with that
 const WAIT_MS = 45000;       // longest wait for another widget's snapshot
 const MAX_BYTES = 256e6;     // a bigger "snapshot" is not ours
 
 const CONFIG = new URL("../pyscript.toml", import.meta.url);
+const HELPER = new URL("./attention_snapshot.py", import.meta.url);
 const BASE = new URL("./", CONFIG).href;            // this deployment (any sub-path)
 const LOCK = "attention-explorer-snapshot " + BASE;
 
@@ -38,25 +49,25 @@ async function fetchBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/* The cache entry's URL for this runtime and these files (never fetched: a name). */
-export async function snapshotKey(runtimeURL) {
-  const toml = await fetchBytes(CONFIG);
-  const files = configFiles(new TextDecoder().decode(toml));
-  const parts = [toml, ...(await Promise.all(files.map(([src]) => fetchBytes(src))))];
-  const hashes = await Promise.all(parts.map((p) => crypto.subtle.digest("SHA-256", p)));
-  const all = new Uint8Array(hashes.length * 32);
-  hashes.forEach((h, i) => all.set(new Uint8Array(h), i * 32));
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
-  const hex = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
-  const runtime = runtimeURL.replace(/\/$/, "").split("/").pop();
-  return { url: `${BASE}snapshot/${runtime}/${hex.slice(0, 32)}`, files };
+/* The cache entry's URL (a name, never fetched; static/transfer.js reads it early too). */
+const KEY = `${BASE}snapshot/current`;
+
+/* What a snapshot of this runtime and format says in its headers. */
+function made(runtimeURL) {
+  return { "X-Runtime": runtimeURL.replace(/\/$/, "").split("/").pop(), "X-Format": FORMAT };
+}
+
+/* The kept snapshot of this deployment, {headers, body: promise of bytes}, or null. */
+async function kept(cache) {
+  const hit = await cache.match(KEY);
+  return hit && { headers: hit.headers, body: hit.arrayBuffer() };
 }
 
 function available() {
-  return typeof caches !== "undefined" && typeof crypto !== "undefined" && crypto.subtle;
+  return typeof caches !== "undefined";
 }
 
-/* Delete this deployment's snapshots other than `keep` (stale runtime or files). */
+/* Delete this deployment's snapshots other than `keep` (another runtime or format). */
 async function dropStale(cache, keep) {
   for (const request of await cache.keys())
     if (request.url.startsWith(BASE + "snapshot/") && request.url !== keep) await cache.delete(request);
@@ -74,33 +85,78 @@ function waitForMaker(signalMaker) {
   });
 }
 
+/* Run `make` holding this deployment's lock, unless another widget holds it (then skip). */
+function withLockIfFree(make) {
+  if (!navigator.locks) return make();
+  return navigator.locks.request(LOCK, { ifAvailable: true }, (lock) => lock && make());
+}
+
 /* Widgets of this deployment starting in the same browser tell each other so: a maker
    that knows of others makes the snapshot at once (they will restore it) instead of once
    its own page is ready. */
-const channel = typeof BroadcastChannel !== "undefined" ? new BroadcastChannel(LOCK) : null;
+const channel = typeof window !== "undefined" && typeof BroadcastChannel !== "undefined"
+  ? new BroadcastChannel(LOCK) : null;  /* pages only, not the snapshot worker */
 let peers = false, onPeer = () => {};
 if (channel) {
   channel.onmessage = () => { peers = true; onPeer(); };
   channel.postMessage("starting");
 }
 
-/* Whether this deployment has any snapshot kept in this browser (a current one or not). */
-async function anyKept(cache) {
-  return (await cache.keys()).some((request) => request.url.startsWith(BASE + "snapshot/"));
+/* Other widgets of this deployment in the same host page (frames of the same parent whose
+   address is in this deployment's folder), even before their scripts run: a lesson page
+   with several widgets. A frame of another origin is simply not counted. */
+function siblingWidgets() {
+  try {
+    const frames = window.parent !== window ? window.parent.frames : [];
+    for (let i = 0; i < frames.length; i++) {
+      try {
+        if (frames[i] !== window && frames[i].location.href.startsWith(BASE)) return true;
+      } catch (e) { /* a frame of another origin */ }
+    }
+  } catch (e) { /* no access to the host page's frames */ }
+  return false;
+}
+
+/* What the page's Python has imported: [[name, file or null], ...] and, read from its file
+   system, the page's own source files among them (app, PyScript's package). */
+function pageRecipe(pyodide) {
+  const modules = JSON.parse(pyodide.runPython(
+    "import json, sys\njson.dumps([[n, getattr(m, '__file__', None)] for n, m in list(sys.modules.items())])"));
+  const sources = [];
+  for (const [, path] of modules) {
+    if (typeof path !== "string" || !path.endsWith(".py") || path.startsWith("/lib/")) continue;
+    try { sources.push([path, pyodide.FS.readFile(path)]); } catch (e) { /* not a file here */ }
+  }
+  return { modules, sources };
+}
+
+/* After a start from the snapshot: did an import find a file other than the snapshot's? */
+function recompiled(pyodide) {
+  return pyodide.runPython(
+    "import sys\n_s = sys.modules.get('attention_snapshot')\nnot _s or bool(_s.recompiled)");
 }
 
 /* How to start: {kind: "snapshot"|"normal", options for loadPyodide, refused(): after
-   Pyodide refused the snapshot, afterReady(): once the page is ready}.
-   A first visit (no snapshot of this deployment kept) starts Python at once: the key, which
-   reads and hashes every file of [files], is only worked out when the snapshot is made. */
+   Pyodide refused the snapshot, afterReady(pyodide): once the page is ready}.
+   Finding the snapshot reads no file of the app: a first visit starts Python at once, a
+   later one starts restoring at once. */
 export async function startPlan(runtimeURL) {
+  const key = KEY, expected = made(runtimeURL);
   const plan = { kind: "normal", options: {}, refused: async () => {}, afterReady: () => {} };
-  let key, cache;
-  const keyed = async () => key = key || await snapshotKey(runtimeURL);
+  /* A new snapshot, from this page's Python once it is ready (or, before, from the files). */
+  const store = (pyodide) => makeSnapshot(runtimeURL, key, expected, pyodide ? pageRecipe(pyodide) : null)
+    .then(() => caches.open(CACHE)).then((cache) => dropStale(cache, key))
+    .catch((e) => console.info("Python snapshot not made:", e && e.message));
+  let cache;
   try {
     if (!available()) return plan;
     cache = await caches.open(CACHE);
-    let hit = (await anyKept(cache)) ? await cache.match((await keyed()).url) : null;
+    let hit = (await window.attentionSnapshot) || await kept(cache);
+    if (hit && Object.entries(expected).some(([name, value]) => hit.headers.get(name) !== value)) {
+      hit.body.catch(() => {});
+      await cache.delete(key);  /* made by another runtime or format */
+      hit = null;
+    }
     if (!hit) {
       let release;
       const mine = navigator.locks && await new Promise((got) => {
@@ -111,92 +167,103 @@ export async function startPlan(runtimeURL) {
       });
       if (mine || !navigator.locks) {
         /* This widget makes the snapshot. Alone, once its page is ready (it then competes
-           with nothing). With other widgets starting: at once, and it restores the
-           snapshot too, rather than a second interpreter start on a busy machine. A
-           widget that only shows up later gets the snapshot as soon as it is made. */
-        let making = null;
-        const make = () => making = making || (async () => {
-          const k = await keyed();
-          await dropStale(cache, k.url);
-          if (!(await cache.match(k.url))) await makeSnapshot(runtimeURL, k);  /* else made meanwhile */
-        })().catch((e) => console.info("Python snapshot not made:", e))
-          .finally(() => release && release());
-        plan.afterReady = make;
-        onPeer = make;
-        if (!peers) return plan;
-        await make();
-        hit = await cache.match((await keyed()).url);
+           with nothing, and knows what the page uses). With other widgets starting (they
+           said so, or they are frames beside this one): at once, from the files, and it
+           restores the snapshot too, rather than a second interpreter start on a busy
+           machine. A widget that only shows up later gets the snapshot as soon as it is
+           made. */
+        let making = null, ready = null;
+        const make = (pyodide) => making = making || store(pyodide).finally(() => release && release());
+        plan.afterReady = (pyodide) => make(ready = pyodide);
+        onPeer = () => make(ready);
+        if (!peers && !siblingWidgets()) return plan;
+        await make(null);
+        hit = await kept(cache);
         if (!hit) return plan;
       }
       else {
         /* Also for a maker that was not listening yet when this widget said "starting". */
         await waitForMaker(() => channel && channel.postMessage("wanted"));
-        hit = await cache.match((await keyed()).url);
+        hit = await kept(cache);
         if (!hit) return plan;
       }
     }
-    dropStale(cache, key.url).catch(() => {});
     const length = Number(hit.headers.get("X-Length"));
     if (!(length > 0 && length < MAX_BYTES)) throw new Error("snapshot of unexpected size");
     plan.kind = "snapshot";
-    plan.options = { _loadSnapshot: hit.arrayBuffer().then((b) => {
+    plan.options = { _loadSnapshot: hit.body.then((b) => {
       if (b.byteLength !== length) throw new Error("truncated snapshot");
       return new Uint8Array(b);
     }) };
+    /* Once ready: a file that was not the snapshot's (edited in the deployed folder, or
+       unknown to a snapshot made from the files) asks for a new one, made from this page. */
+    plan.afterReady = (pyodide) => {
+      if (recompiled(pyodide)) withLockIfFree(() => store(pyodide)).catch(() => {});
+      else dropStale(cache, key).catch(() => {});
+    };
     /* Refused by Pyodide (corrupt, other build): delete it; this page makes a new one. */
     plan.refused = async () => {
-      await cache.delete(key.url).catch(() => {});
+      await cache.delete(key).catch(() => {});
       plan.kind = "normal";
-      plan.afterReady = () => navigator.locks
-        ? navigator.locks.request(LOCK, { ifAvailable: true }, (lock) => lock && makeSnapshot(runtimeURL, key))
-            .catch(() => {})
-        : makeSnapshot(runtimeURL, key).catch(() => {});
+      plan.afterReady = (pyodide) => withLockIfFree(() => store(pyodide)).catch(() => {});
     };
   } catch (error) {
-    /* Storage blocked (third-party iframe, private mode), quota, a file missing: start
-       normally. A stale entry that could not be read is deleted. */
+    /* Storage blocked (third-party iframe, private mode), quota: start normally. An entry
+       that could not be read is deleted. */
     console.info("Python starts without a snapshot:", error && error.message);
-    if (cache && key) cache.delete(key.url).catch(() => {});
+    if (cache) cache.delete(key).catch(() => {});
     plan.kind = "normal";
     plan.options = {};
+    plan.afterReady = () => {};
   }
   return plan;
 }
 
 /* The throwaway interpreter of snapshot-worker.mjs makes it; it stores it itself. */
-function makeSnapshot(runtimeURL, key) {
+function makeSnapshot(runtimeURL, key, headers, recipe) {
   return new Promise((done, fail) => {
     const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
     const stop = (error) => { worker.terminate(); error ? fail(error) : done(); };
     const timer = setTimeout(() => stop(new Error("snapshot worker timed out")), 120000);
     worker.onmessage = (e) => { clearTimeout(timer); stop(e.data.error ? new Error(e.data.error) : null); };
     worker.onerror = (e) => { clearTimeout(timer); stop(new Error(e.message || "snapshot worker failed")); };
-    worker.postMessage({ runtimeURL, key: key.url, files: key.files });
+    worker.postMessage({ runtimeURL, key, headers, recipe });
   });
 }
 
-/* In the worker: start Python for a snapshot, import the app, store the memory image. */
-export async function makeAndStore({ runtimeURL, key, files }) {
+/* Without a page's recipe: the app's sources from [files], imported (their runtime modules
+   come along) and then forgotten; a page restoring it later makes a complete one. */
+async function filesRecipe() {
+  const files = configFiles(new TextDecoder().decode(await fetchBytes(CONFIG)))
+    .filter(([, dst]) => /^(\.\/)?[A-Za-z_]\w*(\/[A-Za-z_]\w*)*\.py$/.test(dst));
+  const sources = await Promise.all(files.map(async ([src, dst]) => [dst.replace(/^\.\//, ""), await fetchBytes(src)]));
+  const imports = sources.map(([path]) => path.slice(0, -3).replace(/\//g, ".").replace(/\.__init__$/, ""));
+  return { modules: [], sources, imports };
+}
+
+/* In the worker: start Python for a snapshot, prepare it, store the memory image. */
+export async function makeAndStore({ runtimeURL, key, headers, recipe }) {
   const { loadPyodide } = await import(runtimeURL + "pyodide.mjs");
-  const pyodide = await loadPyodide({ indexURL: runtimeURL, _makeSnapshot: true });
-  const modules = [];
-  for (const [src, dst] of files) {
-    const path = dst.replace(/^\.\//, "");
+  const [pyodide, helper, made] = await Promise.all([
+    loadPyodide({ indexURL: runtimeURL, _makeSnapshot: true }), fetchBytes(HELPER), recipe || filesRecipe()]);
+  const FS = pyodide.FS;
+  for (const [path, bytes] of made.sources) {
     const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
-    if (dir) pyodide.FS.mkdirTree(dir);
-    pyodide.FS.writeFile(path, await fetchBytes(src));
-    if (/^[A-Za-z_]\w*(\/[A-Za-z_]\w*)*\.py$/.test(path) && dir)
-      modules.push(path.slice(0, -3).replace(/\//g, ".").replace(/\.__init__$/, ""));
+    if (dir) FS.mkdirTree(dir);
+    FS.writeFile(path, bytes);
   }
-  /* The app's pure-Python modules (by name, from [files]): imported now, not at start.
-     One that cannot be imported outside the page is simply left for the page. */
-  pyodide.runPython(
-    "import importlib\nfor name in " + JSON.stringify(modules) + ":\n" +
-    "    try:\n        importlib.import_module(name)\n    except Exception:\n        pass\n");
+  FS.mkdirTree("/snapshot");
+  FS.writeFile("/snapshot/attention_snapshot.py", helper);
+  FS.writeFile("/snapshot/recipe.json", JSON.stringify({
+    modules: made.modules, sources: made.sources.map(([path]) => path), imports: made.imports || [] }));
+  pyodide.runPython("import sys\nsys.path.insert(0, '/snapshot')\nimport attention_snapshot\n" +
+                    "sys.path.remove('/snapshot')\nattention_snapshot.prepare_from('/snapshot/recipe.json')");
   const image = pyodide.makeMemorySnapshot();
   const cache = await caches.open(CACHE);
+  /* X-Made and X-From (a page's recipe, or the files only) are read by tests and `make bench`. */
   await cache.put(key, new Response(image, { headers: {
-    "Content-Type": "application/octet-stream", "X-Length": String(image.byteLength) } }));
+    ...headers, "Content-Type": "application/octet-stream", "X-Length": String(image.byteLength),
+    "X-Made": String(Date.now()), "X-From": recipe ? "page" : "files" } }));
 }
 
 /* Bytes of Python's wasm memory (read by `make bench`). */

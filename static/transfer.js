@@ -3,7 +3,10 @@
    serves Python's runtime from its pre-compressed .gz files, decompressed by the browser:
    about 5 MB instead of 15 MB. Where a service worker is not allowed (some iframes,
    private modes, plain http), the plain files load as before: more bytes, same page.
-   window.attentionTransfer resolves when the runtime may be requested. */
+   window.attentionTransfer resolves when the runtime may be requested.
+   On a later visit it also starts reading Python's memory snapshot (static/snapshot.mjs,
+   which decides whether to use it), so the read overlaps the drawing of the page:
+   window.attentionSnapshot resolves to {headers, body: promise of its bytes} or null. */
 (function () {
   "use strict";
   var workers = navigator.serviceWorker;
@@ -23,4 +26,20 @@
       done("plain");
     }
   });
+  window.attentionSnapshot = (function () {
+    try {
+      if (typeof caches === "undefined") return Promise.resolve(null);
+      var key = new URL("../snapshot/current", document.currentScript.src).href;
+      return caches.open("attention-explorer-snapshot").then(function (cache) {
+        return cache.match(key);
+      }).then(function (kept) {
+        if (!kept) return null;
+        var body = kept.arrayBuffer();
+        body.catch(function () {});  /* snapshot.mjs reports it, if it is used */
+        return { headers: kept.headers, body: body };
+      }).catch(function () { return null; });
+    } catch (e) {
+      return Promise.resolve(null);
+    }
+  })();
 })();

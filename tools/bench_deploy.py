@@ -21,8 +21,11 @@ from tools.bundle import NAME, make_bundle
 from tools.static_host import plain_server
 
 READY = "document.documentElement.dataset.state === 'ready'"
-# The Cache API name and entries written by static/snapshot.mjs.
-SNAPSHOT_STORED = "caches.open('attention-explorer-snapshot').then(c => c.keys()).then(k => k.length)"
+# The Cache API name and entries written by static/snapshot.mjs: a snapshot made from a
+# page's recipe (one made for several widgets before any was ready is made again from one
+# of them, a few seconds after they are ready).
+SNAPSHOT_STORED = """caches.open('attention-explorer-snapshot').then(c => c.keys().then(k => k.length && c.match(k[0])))
+  .then(r => !!r && r.headers.get('X-From') === 'page')"""
 ALL_READY = ("[...document.querySelectorAll('iframe')].every(f => f.contentDocument && "
              "f.contentDocument.documentElement.dataset.state === 'ready')")
 LESSON = """<!doctype html><html lang="it"><head><meta charset="utf-8"><title>Lezione</title></head>
@@ -36,7 +39,7 @@ def median(values):
 
 
 def wait_snapshot(page, timeout=120.0):
-    """Wait until the page's origin keeps a snapshot; False if it never came."""
+    """Wait until the page's origin keeps a snapshot made from a page; False if it never came."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if page.evaluate(SNAPSHOT_STORED):

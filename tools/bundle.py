@@ -7,6 +7,8 @@ or an LMS file area. No build helper, test or repository file goes in.
 """
 
 import argparse
+import gzip
+import re
 import shutil
 import sys
 import zipfile
@@ -20,9 +22,12 @@ from tools.serve import PUBLIC  # noqa: E402
 NAME = "attention-explorer"
 # Hosts compress themselves; the lexicon build's reports of left-out words are not loaded.
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*", "*.br", "*.gz", "*-left-out.txt")
-# Python's runtime also ships gzipped: on a host that compresses nothing, sw.js serves
-# these (decompressed by the browser) instead of the plain files, which stay as fallback.
+# Python's runtime and PyScript also ship gzipped: on a host that compresses nothing, sw.js
+# serves these (decompressed by the browser) instead of the plain files, which stay as
+# fallback. So do the app's Python files and the generated lexicons (gzipped here), which
+# sw.js uses only while the plain file is unchanged; the teacher's CSVs stay plain only.
 RUNTIME_SKIP = shutil.ignore_patterns("__pycache__", ".*", "*.br")
+GZIPPED_TOO = re.compile(r"^(app/.+\.py|lexicon/.+\.txt|vendor/pyscript-[^/]+/[^/]+\.(js|css))$")
 
 
 def make_bundle(out, root=ROOT):
@@ -39,10 +44,13 @@ def make_bundle(out, root=ROOT):
         if src.is_dir():
             ignore = SKIP
             if item == "vendor/":
-                ignore = lambda d, names: (RUNTIME_SKIP if "/pyodide-" in d else SKIP)(d, names)  # noqa: E731
+                ignore = lambda d, names: (RUNTIME_SKIP if re.search(r"/py(odide|script)-", d) else SKIP)(d, names)  # noqa: E731
             shutil.copytree(src, folder / item.rstrip("/"), ignore=ignore)
         elif src.exists():
             shutil.copy2(src, folder / item)
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and GZIPPED_TOO.match(path.relative_to(folder).as_posix()):
+            path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes(), 9, mtime=0))
     archive = out / f"{NAME}.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
         for path in sorted(folder.rglob("*")):

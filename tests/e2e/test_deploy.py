@@ -1,6 +1,7 @@
 """Where teachers deploy it: a plain static host, and the second start from a snapshot."""
 
 import json
+import os
 import time
 from urllib.parse import quote
 
@@ -70,17 +71,30 @@ def test_second_visit_starts_from_the_snapshot_and_shows_the_same_numbers(warm):
     assert_clean(context, page)
 
 
+# Garbage under the snapshot's key, labelled as made by this runtime (so Pyodide itself gets
+# to refuse it), and an entry of an older format beside it.
+CORRUPT = """async ([key, stale]) => {
+  const cache = await caches.open('attention-explorer-snapshot');
+  const headers = Object.fromEntries((await cache.match(key)).headers);
+  const junk = new Uint8Array(4096).fill(7);
+  await cache.put(key, new Response(junk, {headers: {...headers, 'x-length': '4096'}}));
+  await cache.put(stale, new Response(junk, {headers: {'X-Length': '4096'}}));
+}"""
+# A snapshot made by another runtime build, under the key.
+OTHER_RUNTIME = """async (key) => {
+  const cache = await caches.open('attention-explorer-snapshot');
+  const headers = Object.fromEntries((await cache.match(key)).headers);
+  const body = await (await cache.match(key)).arrayBuffer();
+  await cache.put(key, new Response(body, {headers: {...headers, 'x-runtime': 'pyodide-0.0.0-old'}}));
+}"""
+
+
 def test_corrupt_snapshot_gives_a_normal_start_and_is_replaced(warm):
     """Garbage under the snapshot's key: the page starts normally, right, and stores a good one."""
     context, page, first = warm
     key = first["snapshots"][0]
-    stale = key.rsplit("/", 2)[0] + "/pyodide-0.0.0-old/0123"
-    page.evaluate("""async ([key, stale]) => {
-      const cache = await caches.open('attention-explorer-snapshot');
-      const junk = new Uint8Array(4096).fill(7);
-      await cache.put(key, new Response(junk, {headers: {'X-Length': '4096'}}));
-      await cache.put(stale, new Response(junk, {headers: {'X-Length': '4096'}}));
-    }""", [key, stale])
+    stale = key.rsplit("/", 1)[0] + "/pyodide-0.0.0-old/0123"
+    page.evaluate(CORRUPT, [key, stale])
     page.goto(page.url.split("?")[0] + QUERY)
     wait_ready(page)
     assert page.evaluate(START) == "normal"
@@ -88,6 +102,22 @@ def test_corrupt_snapshot_gives_a_normal_start_and_is_replaced(warm):
     poll(page, """caches.open('attention-explorer-snapshot').then(c => c.match(%s))
       .then(r => r && r.arrayBuffer()).then(b => !!b && b.byteLength > 1e6)""" % json.dumps(key))
     assert snapshots(page) == [key], "the stale entry of another runtime is deleted"
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate(START) == "snapshot" and get_state(page) == first["state"]
+    assert_clean(context, page)
+
+
+def test_snapshot_of_another_runtime_gives_a_normal_start_and_is_replaced(warm):
+    """A snapshot made by another runtime build is not restored: normal start, then a new one."""
+    context, page, first = warm
+    key = first["snapshots"][0]
+    page.evaluate(OTHER_RUNTIME, key)
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate(START) == "normal" and get_state(page) == first["state"]
+    poll(page, """caches.open('attention-explorer-snapshot').then(c => c.match(%s))
+      .then(r => r && r.headers.get('X-Runtime') !== 'pyodide-0.0.0-old')""" % json.dumps(key))
     page.reload()
     wait_ready(page)
     assert page.evaluate(START) == "snapshot" and get_state(page) == first["state"]
@@ -141,3 +171,56 @@ def test_bundle_on_a_plain_host_under_a_sub_path(browser, plain_host, workers):
     assert page.evaluate(START) == "snapshot" and select(page, 4)["focus"] == 4
     assert_clean(context, page)
     context.close()
+
+
+SNAPSHOT_MADE = """caches.open('attention-explorer-snapshot').then(c => c.keys().then(k => k.length && c.match(k[0])))
+  .then(r => r ? r.headers.get('X-Made') : null)"""
+
+
+def card(state, word):
+    return next(t["card"] for t in state["tokens"] if t["text"] == word)
+
+
+def edit(path, old, new):
+    """Edit a deployed file as a teacher would, later than the bundle was made."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    later = path.stat().st_mtime + 60
+    os.utime(path, (later, later))
+
+
+def test_files_edited_in_the_deployed_folder_are_what_the_next_visit_runs(browser, tmp_path):
+    """After a visit left a snapshot (and the service worker the .gz copies), a teacher edits
+    the CSV, the generated lexicon and an app file in the deployed folder: the next visit
+    still starts from the snapshot but shows the edited cards, and a new snapshot is made."""
+    root = tmp_path / "host"
+    folder, _ = make_bundle(root / "course" / "week3")
+    server, _ = plain_server(root)
+    try:
+        origin = f"http://127.0.0.1:{server.server_address[1]}"
+        query = "?s=" + quote("Il cane guarda la zorblat") + "&focus=1"
+        context, page = open_page(browser, origin + "/", "course/week3/attention-explorer/" + query, snapshots=True)
+        wait_ready(page)
+        before = get_state(page)
+        assert card(before, "cane") == [0.95, 0.05, 0.1, 0.0]
+        assert not next(t for t in before["tokens"] if t["text"] == "zorblat")["known"]
+        made = poll(page, SNAPSHOT_MADE)
+        edit(folder / "lexicon" / "it.csv", "\ncane,0.95,0.05,0.1,0\n", "\ncane,0.5,0.5,0,0\n")
+        edit(folder / "lexicon" / "gpl" / "it.txt", "= 0 0.2 0.8 0 abstract\n", "= 0 0.2 0.8 0 abstract\nzorblat\n")
+        edit(folder / "app" / "order.py", "\n", "\n# edited in the deployed folder\n")
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate(START) == "snapshot"
+        after = get_state(page)
+        assert card(after, "cane") == [0.5, 0.5, 0.0, 0.0]
+        assert card(after, "zorblat") == [0.0, 0.2, 0.8, 0.0]
+        assert next(t for t in after["tokens"] if t["text"] == "zorblat")["known"]
+        poll(page, f"({SNAPSHOT_MADE}).then(m => m && m !== {json.dumps(made)})")
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate(START) == "snapshot" and get_state(page) == after
+        assert_clean(context, page)
+        context.close()
+    finally:
+        server.shutdown()
