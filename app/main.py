@@ -15,6 +15,8 @@ the parent.
 """
 
 import inspect
+import json
+import time
 import traceback
 
 import js
@@ -45,16 +47,35 @@ _record = None  # attention.Attention: the whole matrix for the shown sentence a
 _row = None  # the selected word's row of _record, or None
 _framed = not getattr(js.Object, "is")(window.parent, window)
 _quiz = Session()  # guess first: this tab's score and the guess for the selected word (never sent)
-ROW_VIEWS = ("query", "bars", "table", "output")  # the sections that show the selected row
+_address = ("", ())  # the page's origin + path, and its query's pairs that are no setting (read at start)
+_url_timer = None  # the pending write of the address, if any
+_url_written = -1e9  # when the address was last written (time.monotonic())
+URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
+_shown = {}  # element id -> its proxy, for the elements a word click updates (reset on redraw)
+_messages_html = None  # what #messages shows now (None: unknown)
+_said_ready = None  # "ready" once <html data-state> says so
 
 
 def _region(name):
     return document.getElementById(name)
 
 
+def _element(name):
+    """The element with id `name`, looked up once until the next redraw of the analysis."""
+    element = _shown.get(name)
+    if element is None:
+        element = _shown[name] = _region(name)
+    return element
+
+
 def _set_messages(notes=()):
+    """Show these notes and the lexicon's problems (the DOM is touched only on a change)."""
+    global _messages_html
     problems = _lexicons[_settings.lang].problems
-    _region("messages").innerHTML = render.render_messages(list(notes), problems, _settings.lang)
+    html = render.render_messages(list(notes), problems, _settings.lang)
+    if html != _messages_html:
+        _messages_html = html
+        _region("messages").innerHTML = html
 
 
 def _render(settings, tokens, regions, notes=()):
@@ -99,73 +120,129 @@ def _show_analysis():
     """Redraw the analysis of the selected row (with guess-first: the question until a
     guess) and say it in the live region."""
     _quiz.follow(_row)
+    _shown.clear()
     analysis = _region("analysis")
     analysis.innerHTML = render.render_analysis(_settings, _tokens, _record, _row, quiz=_quiz_on())
     analysis.dataset.view = _settings.view
     _region("announce").textContent = render.row_announcement(_row, _tokens, _settings.lang, _quiz_on())
 
 
-def _select_row(i):
+def _select_row(i, checked=False):
     """Select word i: only read row i of the record there is (no recomputation) and
-    redraw the views of the row; the heatmap only moves its highlight."""
+    redraw the parts that show the row; the heatmap only moves its highlight.
+    `checked`: the word's radio button is checked already (the student clicked it)."""
     global _settings, _row
     if _record is None or not 0 <= i < _record.n_q:
         return
     if _settings.quiz:  # guess first: the question of the new word, its answer hidden
         _settings, _row = _settings.copy(focus=i), _record.row(i)
         _show_analysis()
-        radio = document.querySelector(f'input[name="word"][value="{i}"]')
-        if radio and not radio.checked:
-            radio.checked = True
+        _check_word(i, checked)
         _set_messages()
         publish(_record)
         return
-    if _row is None or document.getElementById("view-bars") is None:
+    if _row is None or _element("view-bars") is None:
         _render(_settings.copy(focus=i), _lexicon_tokens, ())
         return
+    before = _row
     _settings = _settings.copy(focus=i)
     _row = _record.row(i)
     lang = _settings.lang
-    for name, html in render.render_row_views(_row, _tokens, lang).items():
-        _region("view-" + name).innerHTML = html
-    for tr in document.querySelectorAll(".heatmap tr.selected"):
-        tr.classList.remove("selected")
-        tr.querySelector(".row-pick").setAttribute("aria-pressed", "false")
-    tr = document.querySelector(f'.heatmap tr[data-row="{i}"]')
-    if tr:
-        tr.classList.add("selected")
-        tr.querySelector(".row-pick").setAttribute("aria-pressed", "true")
-    radio = document.querySelector(f'input[name="word"][value="{i}"]')
-    if radio and not radio.checked:
-        radio.checked = True
-    _region("announce").textContent = render.row_announcement(_row, _tokens, lang)
+    changes = render.row_changes(before, _row, _tokens, lang)
+    for name, change in list(changes.items()):
+        if not _patch(_element(render.ROW_PARTS[name]), json.dumps(change)):
+            del changes[name]  # not the shape expected: drawn whole below
+    for name, html in render.render_row_views(_row, _tokens, lang, skip=changes).items():
+        _element(render.ROW_PARTS[name]).innerHTML = html
+    _mark_heatmap_row(before.focus, False)
+    _mark_heatmap_row(i, True)
+    _check_word(i, checked)
+    _element("announce").textContent = render.row_announcement(_row, _tokens, lang)
     _set_messages()
     publish(_record)
 
 
+# Changes in place, in one call: [[selector, attribute ("" = text, "outerHTML"), values]],
+# each selector (inside `root`) finding exactly one element per value, in order. The
+# numbers and texts all come from Python (render.row_changes); this only writes them,
+# where 1,500 writes from Python would cost a browser call each. Stops and returns false
+# when a selector finds another count: the caller then draws the part whole.
+_patch = js.Function.new("root", "changes", """
+  for (const [selector, name, values] of JSON.parse(changes)) {
+    const found = root.querySelectorAll(selector);
+    if (found.length !== values.length) return false;
+    values.forEach((value, k) => {
+      if (name === "") found[k].textContent = value;
+      else if (name === "outerHTML") found[k].outerHTML = value;
+      else found[k].setAttribute(name, value);
+    });
+  }
+  return true;
+""")
+
+
+def _check_word(i, checked):
+    if not checked:
+        radio = _region("sentence").querySelector(f'input[name="word"][value="{i}"]')
+        if radio and not radio.checked:
+            radio.checked = True
+
+
+def _mark_heatmap_row(i, selected):
+    """Highlight row i of the heatmap (or not), and say so on its row header button."""
+    rows = _shown.get("heatmap rows")
+    if rows is None:
+        table = _region("view-heatmap").querySelector("table.heatmap")
+        rows = _shown["heatmap rows"] = table.tBodies[0].rows if table else ()
+    if 0 <= i < len(rows):
+        tr = rows[i]
+        tr.classList.toggle("selected", selected)
+        tr.cells[0].firstElementChild.setAttribute("aria-pressed", "true" if selected else "false")
+
+
 def _page_url(embed=None, quiz=None):
     """This page's address for the current state; `embed` True/False adds/removes embed=1;
-    `quiz` True: with guess-first on (an exercise link)."""
-    params = js.URLSearchParams.new(window.location.search)
-    for name in schema.URL_KEYS:
-        params.delete(name)
+    `quiz` True: with guess-first on (an exercise link). Written in Python (no browser
+    call): the address's other parameters were read once at start."""
+    base, others = _address
     settings = _settings if quiz is None else _settings.copy(quiz=quiz)
-    for name, value in schema.param_pairs(settings):
-        params.set(name, value)
-    if embed is True:
-        params.set("embed", "1")
-    elif embed is False:
-        params.delete("embed")
-    return window.location.origin + window.location.pathname + "?" + params.toString()
+    return base + "?" + schema.page_query(settings, others, embed)
+
+
+def _write_url():
+    """Put the current state in the address bar (history.replaceState)."""
+    global _url_timer, _url_written
+    _url_timer = None
+    _url_written = time.monotonic()
+    try:
+        window.history.replaceState(None, "", _page_url())
+    except Exception as error:  # noqa: BLE001 - the page must survive anything
+        _show_error(error)
+
+
+_write_url_later = create_proxy(_write_url)
+
+
+def _schedule_url():
+    """Write the address in a task of its own, after the click's own work, and at most
+    every URL_EVERY seconds: a burst of clicks (arrow keys through 200 words) writes it
+    once, the last state (browsers ignore replaceState past ~100 calls in 10 s). Copy
+    buttons build the address themselves, so they are never behind."""
+    global _url_timer
+    if _url_timer is None:
+        wait = max(0.0, URL_EVERY - (time.monotonic() - _url_written))
+        _url_timer = js.setTimeout(_write_url_later, int(wait * 1000))
 
 
 def publish(record, payload=None):
     """Publish the state of `record` (the one on screen); `payload` is its JSON when the
-    caller has it already."""
-    payload = payload or contract.state_json(contract.build_state(_settings, _tokens, record, _quiz))
-    _region("attention-state").textContent = payload
-    document.documentElement.dataset.state = "ready"
-    window.history.replaceState(None, "", _page_url())
+    caller has it already. The address follows in a task of its own (`_schedule_url`)."""
+    payload = payload or contract.state_json_of(_settings, _tokens, record, _quiz)
+    _element("attention-state").textContent = payload
+    global _said_ready
+    if not _said_ready:
+        document.documentElement.dataset.state = _said_ready = "ready"
+    _schedule_url()
     if _framed:
         message = js.JSON.parse('{"type": "attention:state", "state": ' + payload + "}")
         window.parent.postMessage(message, "*")
@@ -186,7 +263,9 @@ def _show_sentence(sentence):
 
 
 def _show_error(error):
+    global _messages_html
     js.console.error(traceback.format_exc())
+    _messages_html = None
     lang = _settings.lang if _settings else "it"
     _region("messages").innerHTML = render.render_messages(
         [schema.Note("error_handler", level="error", error=type(error).__name__)], (), lang)
@@ -241,7 +320,7 @@ def on_change(event):
         _render(settings, tokens, ("all",))
         document.querySelector(f'input[name="lang"][value="{settings.lang}"]').focus()
     elif name == "word":
-        _select_row(int(target.value))
+        _select_row(int(target.value), checked=True)
     elif name == "cell":
         _commit_cell(target)
     elif name == "mm-example" and target.value != "":
@@ -569,11 +648,13 @@ def start():
     (a test keeps it so; the state JSON is compared to be sure), so the controls are only
     enabled: no redraw, no layout shift.
     """
-    global _settings, _tokens, _lexicon_tokens, _record, _row
+    global _settings, _tokens, _lexicon_tokens, _record, _row, _address
+    location = window.location
+    pairs = [tuple(pair) for pair in js.URLSearchParams.new(location.search).entries()]
+    _address = (location.origin + location.pathname, pairs)
     params = {}
-    search = js.URLSearchParams.new(window.location.search)
-    for name in search.keys():
-        params.setdefault(name, list(search.getAll(name)))
+    for name, value in pairs:
+        params.setdefault(name, []).append(value)
     settings, notes = schema.parse_params(params, _lexicons)
     tokens, _ = schema.check_sentence(settings.sentence, _lexicons[settings.lang], settings.limit)
     record = contract.compute(settings, tokens)
