@@ -54,6 +54,9 @@ URL_EVERY = 0.1  # s: the address is written at most this often (browsers thrott
 _shown = {}  # element id -> its proxy, for the elements a word click updates (reset on redraw)
 _messages_html = None  # what #messages shows now (None: unknown)
 _said_ready = None  # "ready" once <html data-state> says so
+HEATMAP_AT_ONCE = 40  # a longer grid is drawn this many rows at a time, each batch a task of its own
+_heatmap_next = None  # the first heatmap row still to draw, or None
+_heatmap_timer = None  # the pending task that draws more rows, if any
 
 
 def _region(name):
@@ -119,12 +122,50 @@ def _quiz_on():
 def _show_analysis():
     """Redraw the analysis of the selected row (with guess-first: the question until a
     guess) and say it in the live region."""
+    global _heatmap_next, _heatmap_timer
     _quiz.follow(_row)
     _shown.clear()
     analysis = _region("analysis")
-    analysis.innerHTML = render.render_analysis(_settings, _tokens, _record, _row, quiz=_quiz_on())
+    analysis.innerHTML = render.render_analysis(_settings, _tokens, _record, _row, quiz=_quiz_on(),
+                                                heatmap=HEATMAP_AT_ONCE)
+    _heatmap_next = HEATMAP_AT_ONCE if _record is not None and _record.n_q > HEATMAP_AT_ONCE else None
+    if _heatmap_next is not None and _heatmap_timer is None:
+        _heatmap_timer = js.setTimeout(_grow_heatmap_later, 0)
     analysis.dataset.view = _settings.view
     _region("announce").textContent = render.row_announcement(_row, _tokens, _settings.lang, _quiz_on())
+
+
+def _grow_heatmap():
+    """Draw the heatmap's next HEATMAP_AT_ONCE rows (of the record on screen now, with its
+    selected row), and schedule the next batch; the last one lifts aria-busy."""
+    global _heatmap_next, _heatmap_timer
+    _heatmap_timer = None
+    table = _region("view-heatmap")
+    table = table and table.querySelector("table.heatmap")
+    if _heatmap_next is None or table is None:
+        return
+    start = _heatmap_next
+    stop = start + HEATMAP_AT_ONCE
+    table.tBodies[0].insertAdjacentHTML("beforeend", render.heatmap_more(_settings, _tokens, _record, start, stop))
+    if stop < _record.n_q:
+        _heatmap_next = stop
+        _heatmap_timer = js.setTimeout(_grow_heatmap_later, 0)
+    else:
+        _heatmap_next = None
+        table.removeAttribute("aria-busy")
+
+
+def _task(work):
+    """`work` as a callback for setTimeout: an unexpected error shows one line."""
+    def run(*_):
+        try:
+            work()
+        except Exception as error:  # noqa: BLE001 - the page must survive anything
+            _show_error(error)
+    return create_proxy(run)
+
+
+_grow_heatmap_later = _task(_grow_heatmap)
 
 
 def _select_row(i, checked=False):
@@ -196,7 +237,10 @@ def _mark_heatmap_row(i, selected):
         rows = _shown["heatmap rows"] = table.tBodies[0].rows if table else ()
     if 0 <= i < len(rows):
         tr = rows[i]
-        tr.classList.toggle("selected", selected)
+        if selected:  # (as drawn: a row has no other class)
+            tr.setAttribute("class", "selected")
+        else:
+            tr.removeAttribute("class")
         tr.cells[0].firstElementChild.setAttribute("aria-pressed", "true" if selected else "false")
 
 
@@ -214,13 +258,10 @@ def _write_url():
     global _url_timer, _url_written
     _url_timer = None
     _url_written = time.monotonic()
-    try:
-        window.history.replaceState(None, "", _page_url())
-    except Exception as error:  # noqa: BLE001 - the page must survive anything
-        _show_error(error)
+    window.history.replaceState(None, "", _page_url())
 
 
-_write_url_later = create_proxy(_write_url)
+_write_url_later = _task(_write_url)
 
 
 def _schedule_url():

@@ -19,7 +19,7 @@ from app.views.editor import render_editor
 from app.views.heads import render_heads, render_multihead, render_multihead_about
 from app.views.layer2 import render_layer2
 from app.views.order import render_order
-from app.views.heatmap import render_heatmap
+from app.views.heatmap import heatmap_rows, render_heatmap
 from app.views.html import esc
 from app.views.messages import render_messages
 from app.views.output import render_output
@@ -115,23 +115,36 @@ def row_changes(before, row, tokens, lang):
     return {name: change for name, change in changes.items() if change is not None}
 
 
-def render_matrix_analysis(settings, tokens, record, row, interactive=True):
+def row_names(settings, tokens, record):
+    """The heatmap's asking rows: the words (matrix mode: q1, q2, …)."""
+    if settings.mode == "matrix":
+        return [text(settings.lang, "mm_row", i=i + 1) for i in range(record.n_q)]
+    return [t.text for t in tokens]
+
+
+def heatmap_more(settings, tokens, record, start, stop):
+    """Rows start…stop of the heatmap, for a grid drawn `heatmap_rows` at a time."""
+    return heatmap_rows(record, row_names(settings, tokens, record), settings.focus, start, stop)
+
+
+def render_matrix_analysis(settings, tokens, record, row, interactive=True, heatmap=None):
     """Matrix mode: every step as a matrix with its shape, the grid, the selected row's
     bars and steps table, and the compare field."""
     lang = settings.lang
-    names = [text(lang, "mm_row", i=i + 1) for i in range(record.n_q)]
+    names = row_names(settings, tokens, record)
     views = render_row_views(row, tokens, lang) if row is not None else {"bars": "", "table": ""}
     return (
         f'<section id="view-steps" class="mm-steps-section">{matrix_mode.render_steps(record, lang)}</section>'
         f'<section id="view-bars" class="view result" data-view="bars">{views["bars"]}</section>'
         f'<section id="view-table" class="view steps-section" data-view="table">{views["table"]}</section>'
         f'<section id="view-heatmap" class="view heatmap-section" data-view="heatmap">'
-        f'{render_heatmap(record, tokens, settings.focus, lang, names)}</section>'
+        f'{render_heatmap(record, tokens, settings.focus, lang, names, heatmap)}</section>'
     )
 
 
-def render_analysis(settings, tokens, record, row, interactive=True, quiz=None):
+def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, heatmap=None):
     """Query, bars, steps table, heatmap and output (or a prompt to pick a word).
+    `heatmap`: how many of the grid's rows to draw (None: all).
 
     With guess-first on (`quiz`: the tab's quiz.Session) the quiz section comes first;
     until the student guesses, only the question (query) and the guess form are shown,
@@ -145,11 +158,12 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None):
             return f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>' + quiz_html
         if not quiz.revealed(row):
             return query_section(row, tokens, lang) + quiz_html
-        return quiz_html + render_analysis(settings.copy(quiz=False), tokens, record, row, interactive)
+        return quiz_html + render_analysis(settings.copy(quiz=False), tokens, record, row, interactive,
+                                           heatmap=heatmap)
     if settings.mode == "matrix":
-        return render_matrix_analysis(settings, tokens, record, row, interactive)
+        return render_matrix_analysis(settings, tokens, record, row, interactive, heatmap)
     heatmap = (f'<section id="view-heatmap" class="view heatmap-section" data-view="heatmap">'
-               f'{render_heatmap(record, tokens, settings.focus, lang)}</section>')
+               f'{render_heatmap(record, tokens, settings.focus, lang, rows=heatmap)}</section>')
     if row is None:
         return (view_tabs(settings.view, lang, interactive)
                 + f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>' + heatmap)
