@@ -207,9 +207,16 @@ def softmax_row(logits, candidates):
         # then e^logit on its own)
         shown = [e * scale if scale is not None and e > TINY else math.exp(min(x, EXP_CAP))
                  for e, x in zip(shifted, picked)]
-    for j, e, x in zip(idx, shown, shifted):
-        exps[j] = e
-        weights[j] = x / total
+    ratios = [x / total for x in shifted]
+    k = 0
+    while k < len(idx):  # each run of candidates in one slice (a row has one to three)
+        start = idx[k]
+        try:
+            stop = candidates.index(False, start)
+        except ValueError:  # candidates to the end
+            stop = n
+        exps[start:stop], weights[start:stop] = shown[k:k + stop - start], ratios[k:k + stop - start]
+        k += stop - start
     return exps, sum(shown), weights
 
 
@@ -282,7 +289,8 @@ def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=Tru
         exps, exp_sum, weights = softmax_row(logits, candidates)
         output = None
         if any(candidates):  # Σ_j w_ij · v_j  [d_v] (non-candidates weigh exactly 0)
-            output = [math.fsum(map(float.__mul__, weights, column)) for column in value_columns]
+            lo, hi = candidates.index(True), n_k - candidates[::-1].index(True)  # (zeros outside)
+            output = [math.fsum(map(float.__mul__, weights[lo:hi], column[lo:hi])) for column in value_columns]
         for name, value in (("candidates", candidates), ("masked", masked), ("dots", dots),
                             ("logits", logits), ("exps", exps), ("exp_sums", exp_sum),
                             ("weights", weights), ("outputs", output)):

