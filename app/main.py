@@ -10,8 +10,10 @@ Escape without redrawing the editor, so Tab moves on as the student expects; mat
 mode's boxes apply with "Compute", "Random" or an example; "Swap" exchanges two words.
 A host page may also send `attention:set` messages (see README). Every
 render ends in `publish(record)`: the state JSON in #attention-state, `data-state` on
-<html>, the URL (history.replaceState) and, when framed, an `attention:state` message to
-the parent.
+<html>, the URL (history.replaceState, in a task just after) and, when framed, an
+`attention:state` message to the parent. A word click redraws only what shows the row
+(the bars and the table changed in place, `_patch`); a long text's heatmap is drawn a
+batch of rows at a time.
 """
 
 import inspect
@@ -214,7 +216,8 @@ def _select_row(i, checked=False):
 # each selector (inside `root`) finding exactly one element per value, in order. The
 # numbers and texts all come from Python (render.row_changes); this only writes them,
 # where 1,500 writes from Python would cost a browser call each. Stops and returns false
-# when a selector finds another count: the caller then draws the part whole.
+# when a selector finds another count: the caller then draws the part whole. (Made with
+# Function, as PyScript makes its hooks: the page's CSP allows it, and no file is added.)
 _patch = js.Function.new("root", "changes", """
   for (const [selector, name, values] of JSON.parse(changes)) {
     const found = root.querySelectorAll(selector);
