@@ -179,8 +179,9 @@ def candidate_flags(i, n_k, square, mask, include_self):
     """([candidate], [masked]) for query row i: who row i may look at, who the mask hides."""
     if not square:
         return [True] * n_k, [False] * n_k
-    masked = [bool(mask and j > i) for j in range(n_k)]
-    return [(not masked[j]) and (j != i or include_self) for j in range(n_k)], masked
+    after = n_k - i - 1  # the keys after word i: hidden by the mask
+    masked = [False] * (i + 1) + [bool(mask)] * after
+    return [True] * i + [bool(include_self)] + [not mask] * after, masked
 
 
 def softmax_row(logits, candidates):
@@ -191,20 +192,32 @@ def softmax_row(logits, candidates):
     computed on its own.
     """
     n = len(logits)
-    idx = [j for j in range(n) if candidates[j]]
+    idx = [j for j, c in enumerate(candidates) if c]
     exps, weights = [None] * n, [0.0] * n
     if not idx:
         return exps, 0.0, weights
-    top = max(logits[j] for j in idx)
-    shifted = [math.exp(logits[j] - top) for j in idx]  # stable softmax
+    picked = [logits[j] for j in idx]
+    top = max(picked)
+    shifted = [math.exp(x - top) for x in picked]  # stable softmax
     total = sum(shifted)
     scale = math.exp(top) if top <= EXP_CAP else None
-    for j, e in zip(idx, shifted):
-        # (a shifted exponential below ~1e-290 nears the subnormals and loses digits:
+    if scale is not None and min(shifted) > TINY:
+        shown = [e * scale for e in shifted]
+    else:  # (a shifted exponential below ~1e-290 nears the subnormals and loses digits:
         # then e^logit on its own)
-        exps[j] = e * scale if scale is not None and e > TINY else math.exp(min(logits[j], EXP_CAP))
-        weights[j] = e / total
-    return exps, sum(exps[j] for j in idx), weights
+        shown = [e * scale if scale is not None and e > TINY else math.exp(min(x, EXP_CAP))
+                 for e, x in zip(shifted, picked)]
+    ratios = [x / total for x in shifted]
+    k = 0
+    while k < len(idx):  # each run of candidates in one slice (a row has one to three)
+        start = idx[k]
+        try:
+            stop = candidates.index(False, start)
+        except ValueError:  # candidates to the end
+            stop = n
+        exps[start:stop], weights[start:stop] = shown[k:k + stop - start], ratios[k:k + stop - start]
+        k += stop - start
+    return exps, sum(shown), weights
 
 
 def row_dots(q, key_columns, n_k):
@@ -212,7 +225,7 @@ def row_dots(q, key_columns, n_k):
     dots = [0.0] * n_k
     for qc, column in zip(q, key_columns):
         if qc:
-            dots = [d + qc * k for d, k in zip(dots, column)]
+            dots = list(map(float.__add__, dots, map(qc.__mul__, column)))
     return dots
 
 
@@ -260,20 +273,24 @@ def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=Tru
 
     table = {name: [] for name in ("candidates", "masked", "dots", "logits", "exps", "exp_sums",
                                    "weights", "outputs")}
+    asked = {}  # a query seen before (a word that repeats): its dots and logits, computed once
     for i, q in enumerate(queries):
         candidates, masked = candidate_flags(i, n_k, square, mask, include_self)
-        dots = row_dots(q, key_columns, n_k)  # row i of QKᵀ
+        known = asked.get(tuple(q))
+        if known is None:
+            dots = row_dots(q, key_columns, n_k)  # row i of QKᵀ
+            known = asked[tuple(q)] = (dots, [d / divisor for d in dots])
+        dots, logits = list(known[0]), list(known[1])
         if slope:
-            logits = [d / divisor - (slope * abs(i - j) if candidates[j] else 0.0) for j, d in enumerate(dots)]
-        else:
-            logits = [d / divisor for d in dots]
+            logits = [x - (slope * abs(i - j) if candidates[j] else 0.0) for j, x in enumerate(logits)]
         if mask and square:
             dots = [None if m else d for d, m in zip(dots, masked)]
             logits = [None if m else x for x, m in zip(logits, masked)]
         exps, exp_sum, weights = softmax_row(logits, candidates)
         output = None
         if any(candidates):  # Σ_j w_ij · v_j  [d_v] (non-candidates weigh exactly 0)
-            output = [math.fsum(w * v for w, v in zip(weights, column) if w) for column in value_columns]
+            lo, hi = candidates.index(True), n_k - candidates[::-1].index(True)  # (zeros outside)
+            output = [math.fsum(map(float.__mul__, weights[lo:hi], column[lo:hi])) for column in value_columns]
         for name, value in (("candidates", candidates), ("masked", masked), ("dots", dots),
                             ("logits", logits), ("exps", exps), ("exp_sums", exp_sum),
                             ("weights", weights), ("outputs", output)):

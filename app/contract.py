@@ -122,9 +122,8 @@ def _matrix_mode_state(settings, record):
             "w_q": None, "w_k": None, "w_v": None, "head": None, "heads": None, "w_o": None}
 
 
-def build_state(settings, tokens, record, quiz=None):
-    """The version-2 state object (plain data, full-precision floats). `quiz`: the tab's
-    quiz.Session when guess-first is on (its `quiz` field; a fresh session if None)."""
+def row_fields(settings, tokens, record, quiz=None):
+    """The state's fields that depend on the selected word: focus, query, rows, quiz."""
     lang = settings.lang
     row = selected_row(settings, record)
     if row is None:
@@ -135,6 +134,17 @@ def build_state(settings, tokens, record, quiz=None):
                  "logit": row.logits[j], "weight": row.weights[j],
                  "percent": i18n.percent(row.weights[j], lang, 1) if row.candidates[j] else None}
                 for j in range(row.n)]
+    return {"focus": None if row is None else row.focus,
+            "query": None if row is None else list(row.query),
+            "rows": rows,
+            "quiz": (quiz or Session()).field(row) if settings.quiz else None}
+
+
+def build_state(settings, tokens, record, quiz=None):
+    """The version-2 state object (plain data, full-precision floats). `quiz`: the tab's
+    quiz.Session when guess-first is on (its `quiz` field; a fresh session if None)."""
+    lang = settings.lang
+    chosen = row_fields(settings, tokens, record, quiz)
     d_k = attention.D_MODEL if record is None else record.d_k
     state = {
         "version": 2,
@@ -146,7 +156,7 @@ def build_state(settings, tokens, record, quiz=None):
         "w_q": [list(r) for r in attention.W_Q] if record is None else record.w_q,
         "w_k": [list(r) for r in attention.W_K] if record is None else record.w_k,
         "w_v": [list(r) for r in attention.W_V] if record is None else record.w_v,
-        "focus": None if row is None else row.focus,
+        "focus": chosen["focus"],
         "mask": settings.mask,
         "include_self": settings.include_self,
         "d_k": d_k,
@@ -154,9 +164,9 @@ def build_state(settings, tokens, record, quiz=None):
         "temperature": settings.temperature,
         "scale": attention.divisor_for(d_k, settings.scaled, settings.temperature)
         if record is None else record.divisor,
-        "query": None if row is None else list(row.query),
-        "rows": rows,
-        "quiz": (quiz or Session()).field(row) if settings.quiz else None,
+        "query": chosen["query"],
+        "rows": chosen["rows"],
+        "quiz": chosen["quiz"],
         "matrix": _matrix(record),
         # contract version 2: heads, W_O and the distance bias (app/heads.py)
         "head": settings.head,
@@ -170,6 +180,26 @@ def build_state(settings, tokens, record, quiz=None):
         for token, card in zip(state["tokens"], cards_of(settings, tokens)):
             token["card"] = card
     return state
+
+
+_template = (None, None, None, None)  # (settings without focus, tokens, record, {key: JSON text})
+
+
+def state_json_of(settings, tokens, record, quiz=None):
+    """`state_json(build_state(…))`, the same text, with what does not depend on the
+    selected word (tokens, matrices, the whole `matrix`) written once per record: a word
+    click writes only the fields of `row_fields`."""
+    global _template
+    rest = settings.copy(focus=None)
+    kept, kept_tokens, kept_record, texts = _template
+    if kept_record is not record or kept_tokens is not tokens or kept != rest:
+        texts = {key: state_json(value) for key, value in build_state(settings, tokens, record, quiz).items()}
+        _template = (rest, tokens, record, texts)
+    else:
+        texts = dict(texts)
+        for key, value in row_fields(settings, tokens, record, quiz).items():
+            texts[key] = state_json(value)
+    return "{" + ", ".join(f'"{key}": {value}' for key, value in texts.items()) + "}"
 
 
 def state_json(state):

@@ -10,11 +10,15 @@ Escape without redrawing the editor, so Tab moves on as the student expects; mat
 mode's boxes apply with "Compute", "Random" or an example; "Swap" exchanges two words.
 A host page may also send `attention:set` messages (see README). Every
 render ends in `publish(record)`: the state JSON in #attention-state, `data-state` on
-<html>, the URL (history.replaceState) and, when framed, an `attention:state` message to
-the parent.
+<html>, the URL (history.replaceState, in a task just after) and, when framed, an
+`attention:state` message to the parent. A word click redraws only what shows the row
+(the bars and the table changed in place, `_patch`); a long text's heatmap is drawn a
+batch of rows at a time.
 """
 
 import inspect
+import json
+import time
 import traceback
 
 import js
@@ -45,16 +49,39 @@ _record = None  # attention.Attention: the whole matrix for the shown sentence a
 _row = None  # the selected word's row of _record, or None
 _framed = not getattr(js.Object, "is")(window.parent, window)
 _quiz = Session()  # guess first: this tab's score and the guess for the selected word (never sent)
-ROW_VIEWS = ("query", "bars", "table", "output")  # the sections that show the selected row
+_address = ("", ())  # the page's origin + path, and its query's pairs that are no setting (read at start)
+_url_timer = None  # the pending write of the address, if any
+_url_written = -1e9  # when the address was last written (time.monotonic())
+URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
+_shown = {}  # element id -> its proxy, for the elements a word click updates (reset on redraw)
+_messages_html = None  # what #messages shows now (None: unknown)
+_said_ready = None  # "ready" once <html data-state> says so
+HEATMAP_CELLS_AT_ONCE = 4000  # a bigger grid is drawn about this many cells at a time, each batch a
+# task of its own (at 200 words: 20 rows, more than its box shows)
+_heatmap_next = None  # the first heatmap row still to draw, or None
+_heatmap_timer = None  # the pending task that draws more rows, if any
 
 
 def _region(name):
     return document.getElementById(name)
 
 
+def _element(name):
+    """The element with id `name`, looked up once until the next redraw of the analysis."""
+    element = _shown.get(name)
+    if element is None:
+        element = _shown[name] = _region(name)
+    return element
+
+
 def _set_messages(notes=()):
+    """Show these notes and the lexicon's problems (the DOM is touched only on a change)."""
+    global _messages_html
     problems = _lexicons[_settings.lang].problems
-    _region("messages").innerHTML = render.render_messages(list(notes), problems, _settings.lang)
+    html = render.render_messages(list(notes), problems, _settings.lang)
+    if html != _messages_html:
+        _messages_html = html
+        _region("messages").innerHTML = html
 
 
 def _render(settings, tokens, regions, notes=()):
@@ -98,74 +125,175 @@ def _quiz_on():
 def _show_analysis():
     """Redraw the analysis of the selected row (with guess-first: the question until a
     guess) and say it in the live region."""
+    global _heatmap_next, _heatmap_timer
     _quiz.follow(_row)
+    _shown.clear()
     analysis = _region("analysis")
-    analysis.innerHTML = render.render_analysis(_settings, _tokens, _record, _row, quiz=_quiz_on())
+    batch = _heatmap_batch()
+    analysis.innerHTML = render.render_analysis(_settings, _tokens, _record, _row, quiz=_quiz_on(),
+                                                heatmap=batch)
+    _heatmap_next = batch if _record is not None and _record.n_q > batch else None
+    if _heatmap_next is not None and _heatmap_timer is None:
+        _heatmap_timer = js.setTimeout(_grow_heatmap_later, 0)
     analysis.dataset.view = _settings.view
     _region("announce").textContent = render.row_announcement(_row, _tokens, _settings.lang, _quiz_on())
 
 
-def _select_row(i):
+def _heatmap_batch():
+    """How many heatmap rows are drawn at a time: about HEATMAP_CELLS_AT_ONCE cells."""
+    return max(1, HEATMAP_CELLS_AT_ONCE // max(1, _record.n_k)) if _record is not None else 1
+
+
+def _grow_heatmap():
+    """Draw the heatmap's next batch of rows (of the record on screen now, with its
+    selected row), and schedule the next batch; the last one lifts aria-busy."""
+    global _heatmap_next, _heatmap_timer
+    _heatmap_timer = None
+    table = _region("view-heatmap")
+    table = table and table.querySelector("table.heatmap")
+    if _heatmap_next is None or table is None:
+        return
+    start = _heatmap_next
+    stop = start + _heatmap_batch()
+    table.tBodies[0].insertAdjacentHTML("beforeend", render.heatmap_more(_settings, _tokens, _record, start, stop))
+    if stop < _record.n_q:
+        _heatmap_next = stop
+        _heatmap_timer = js.setTimeout(_grow_heatmap_later, 0)
+    else:
+        _heatmap_next = None
+        table.removeAttribute("aria-busy")
+
+
+def _task(work):
+    """`work` as a callback for setTimeout: an unexpected error shows one line."""
+    def run(*_):
+        try:
+            work()
+        except Exception as error:  # noqa: BLE001 - the page must survive anything
+            _show_error(error)
+    return create_proxy(run)
+
+
+_grow_heatmap_later = _task(_grow_heatmap)
+
+
+def _select_row(i, checked=False):
     """Select word i: only read row i of the record there is (no recomputation) and
-    redraw the views of the row; the heatmap only moves its highlight."""
+    redraw the parts that show the row; the heatmap only moves its highlight.
+    `checked`: the word's radio button is checked already (the student clicked it)."""
     global _settings, _row
     if _record is None or not 0 <= i < _record.n_q:
         return
     if _settings.quiz:  # guess first: the question of the new word, its answer hidden
         _settings, _row = _settings.copy(focus=i), _record.row(i)
         _show_analysis()
-        radio = document.querySelector(f'input[name="word"][value="{i}"]')
-        if radio and not radio.checked:
-            radio.checked = True
+        _check_word(i, checked)
         _set_messages()
         publish(_record)
         return
-    if _row is None or document.getElementById("view-bars") is None:
+    if _row is None or _element("view-bars") is None:
         _render(_settings.copy(focus=i), _lexicon_tokens, ())
         return
+    before = _row
     _settings = _settings.copy(focus=i)
     _row = _record.row(i)
     lang = _settings.lang
-    for name, html in render.render_row_views(_row, _tokens, lang).items():
-        _region("view-" + name).innerHTML = html
-    for tr in document.querySelectorAll(".heatmap tr.selected"):
-        tr.classList.remove("selected")
-        tr.querySelector(".row-pick").setAttribute("aria-pressed", "false")
-    tr = document.querySelector(f'.heatmap tr[data-row="{i}"]')
-    if tr:
-        tr.classList.add("selected")
-        tr.querySelector(".row-pick").setAttribute("aria-pressed", "true")
-    radio = document.querySelector(f'input[name="word"][value="{i}"]')
-    if radio and not radio.checked:
-        radio.checked = True
-    _region("announce").textContent = render.row_announcement(_row, _tokens, lang)
+    changes = render.row_changes(before, _row, _tokens, lang)
+    for name, change in list(changes.items()):
+        if not _patch(_element(render.ROW_PARTS[name]), json.dumps(change)):
+            del changes[name]  # not the shape expected: drawn whole below
+    for name, html in render.render_row_views(_row, _tokens, lang, skip=changes).items():
+        _element(render.ROW_PARTS[name]).innerHTML = html
+    _mark_heatmap_row(before.focus, False)
+    _mark_heatmap_row(i, True)
+    _check_word(i, checked)
+    _element("announce").textContent = render.row_announcement(_row, _tokens, lang)
     _set_messages()
     publish(_record)
 
 
+# Changes in place, in one call: [[selector, attribute ("" = text, "outerHTML"), values]],
+# each selector (inside `root`) finding exactly one element per value, in order. The
+# numbers and texts all come from Python (render.row_changes); this only writes them,
+# where 1,500 writes from Python would cost a browser call each. Stops and returns false
+# when a selector finds another count: the caller then draws the part whole. (Made with
+# Function, as PyScript makes its hooks: the page's CSP allows it, and no file is added.)
+_patch = js.Function.new("root", "changes", """
+  for (const [selector, name, values] of JSON.parse(changes)) {
+    const found = root.querySelectorAll(selector);
+    if (found.length !== values.length) return false;
+    values.forEach((value, k) => {
+      if (name === "") found[k].textContent = value;
+      else if (name === "outerHTML") found[k].outerHTML = value;
+      else found[k].setAttribute(name, value);
+    });
+  }
+  return true;
+""")
+
+
+def _check_word(i, checked):
+    if not checked:
+        radio = _region("sentence").querySelector(f'input[name="word"][value="{i}"]')
+        if radio and not radio.checked:
+            radio.checked = True
+
+
+def _mark_heatmap_row(i, selected):
+    """Highlight row i of the heatmap (or not), and say so on its row header button."""
+    rows = _shown.get("heatmap rows")
+    if rows is None:
+        table = _region("view-heatmap").querySelector("table.heatmap")
+        rows = _shown["heatmap rows"] = table.tBodies[0].rows if table else ()
+    if 0 <= i < len(rows):
+        tr = rows[i]
+        if selected:  # (as drawn: a row has no other class)
+            tr.setAttribute("class", "selected")
+        else:
+            tr.removeAttribute("class")
+        tr.cells[0].firstElementChild.setAttribute("aria-pressed", "true" if selected else "false")
+
+
 def _page_url(embed=None, quiz=None):
     """This page's address for the current state; `embed` True/False adds/removes embed=1;
-    `quiz` True: with guess-first on (an exercise link)."""
-    params = js.URLSearchParams.new(window.location.search)
-    for name in schema.URL_KEYS:
-        params.delete(name)
+    `quiz` True: with guess-first on (an exercise link). Written in Python (no browser
+    call): the address's other parameters were read once at start."""
+    base, others = _address
     settings = _settings if quiz is None else _settings.copy(quiz=quiz)
-    for name, value in schema.param_pairs(settings):
-        params.set(name, value)
-    if embed is True:
-        params.set("embed", "1")
-    elif embed is False:
-        params.delete("embed")
-    return window.location.origin + window.location.pathname + "?" + params.toString()
+    return base + "?" + schema.page_query(settings, others, embed)
+
+
+def _write_url():
+    """Put the current state in the address bar (history.replaceState)."""
+    global _url_timer, _url_written
+    _url_timer = None
+    _url_written = time.monotonic()
+    window.history.replaceState(None, "", _page_url())
+
+
+_write_url_later = _task(_write_url)
+
+
+def _schedule_url():
+    """Write the address in a task of its own, after the click's own work, and at most
+    every URL_EVERY seconds: a burst of clicks (arrow keys through 200 words) writes it
+    once, the last state (browsers ignore replaceState past ~100 calls in 10 s). Copy
+    buttons build the address themselves, so they are never behind."""
+    global _url_timer
+    if _url_timer is None:
+        wait = max(0.0, URL_EVERY - (time.monotonic() - _url_written))
+        _url_timer = js.setTimeout(_write_url_later, int(wait * 1000))
 
 
 def publish(record, payload=None):
     """Publish the state of `record` (the one on screen); `payload` is its JSON when the
-    caller has it already."""
-    payload = payload or contract.state_json(contract.build_state(_settings, _tokens, record, _quiz))
-    _region("attention-state").textContent = payload
-    document.documentElement.dataset.state = "ready"
-    window.history.replaceState(None, "", _page_url())
+    caller has it already. The address follows in a task of its own (`_schedule_url`)."""
+    payload = payload or contract.state_json_of(_settings, _tokens, record, _quiz)
+    _element("attention-state").textContent = payload
+    global _said_ready
+    if not _said_ready:
+        document.documentElement.dataset.state = _said_ready = "ready"
+    _schedule_url()
     if _framed:
         message = js.JSON.parse('{"type": "attention:state", "state": ' + payload + "}")
         window.parent.postMessage(message, "*")
@@ -186,7 +314,9 @@ def _show_sentence(sentence):
 
 
 def _show_error(error):
+    global _messages_html
     js.console.error(traceback.format_exc())
+    _messages_html = None
     lang = _settings.lang if _settings else "it"
     _region("messages").innerHTML = render.render_messages(
         [schema.Note("error_handler", level="error", error=type(error).__name__)], (), lang)
@@ -241,7 +371,7 @@ def on_change(event):
         _render(settings, tokens, ("all",))
         document.querySelector(f'input[name="lang"][value="{settings.lang}"]').focus()
     elif name == "word":
-        _select_row(int(target.value))
+        _select_row(int(target.value), checked=True)
     elif name == "cell":
         _commit_cell(target)
     elif name == "mm-example" and target.value != "":
@@ -569,11 +699,13 @@ def start():
     (a test keeps it so; the state JSON is compared to be sure), so the controls are only
     enabled: no redraw, no layout shift.
     """
-    global _settings, _tokens, _lexicon_tokens, _record, _row
+    global _settings, _tokens, _lexicon_tokens, _record, _row, _address
+    location = window.location
+    pairs = [tuple(pair) for pair in js.URLSearchParams.new(location.search).entries()]
+    _address = (location.origin + location.pathname, pairs)
     params = {}
-    search = js.URLSearchParams.new(window.location.search)
-    for name in search.keys():
-        params.setdefault(name, list(search.getAll(name)))
+    for name, value in pairs:
+        params.setdefault(name, []).append(value)
     settings, notes = schema.parse_params(params, _lexicons)
     tokens, _ = schema.check_sentence(settings.sentence, _lexicons[settings.lang], settings.limit)
     record = contract.compute(settings, tokens)

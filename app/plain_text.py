@@ -10,7 +10,7 @@ import unicodedata
 from html.parser import HTMLParser
 
 from app import contract, i18n, render
-from app.views.query import render_query
+from app.views.query import render_query, render_query_about
 from app.views.steps import render_table
 
 BLOCKS = ("h1", "h2", "h3", "p", "li", "legend")  # each becomes one line
@@ -131,7 +131,7 @@ def steps_text(settings, tokens, record):
     if row is None:
         words = "  ".join(f"{j} {t.text}" for j, t in enumerate(tokens))
         return [settings.sentence, i18n.text(lang, "cli_pick"), words]
-    lines = [settings.sentence, ""] + to_text(render_query(row, tokens, lang)) + [""]
+    lines = [settings.sentence, ""] + to_text(render_query(row, tokens, lang) + render_query_about(record, lang)) + [""]
     lines += to_text(render_table(row, tokens, lang))
     note = render.explain(row, tokens, lang)
     return lines + ([note] if note else [])

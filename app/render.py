@@ -12,21 +12,21 @@ at a time, chosen with the view tabs (the `view` setting).
 
 from app import settings as schema
 from app.i18n import text
-from app.views.bars import announcement, render_bars
+from app.views.bars import announcement, bars_patch, render_bars
 from app.views import matrix_mode
 from app.views.controls import render_controls, render_header, render_share
 from app.views.editor import render_editor
-from app.views.heads import render_heads, render_multihead
+from app.views.heads import render_heads, render_multihead, render_multihead_about
 from app.views.layer2 import render_layer2
 from app.views.order import render_order
-from app.views.heatmap import render_heatmap
+from app.views.heatmap import heatmap_rows, render_heatmap
 from app.views.html import esc
 from app.views.messages import render_messages
 from app.views.output import render_output
-from app.views.query import render_query
+from app.views.query import render_query, render_query_about
 from app.views.quiz import quiz_announcement, render_quiz
 from app.views.sentence import render_sentence
-from app.views.steps import render_table
+from app.views.steps import render_table, table_patch
 
 SATURATED = 0.99  # largest weight at or above this (with ≥ 2 candidates): saturated
 FLAT = 1.5  # largest weight at or below FLAT / candidates: flat
@@ -60,44 +60,91 @@ def view_tabs(view, lang, interactive=True):
             f'{items}</fieldset>')
 
 
-def render_row_views(row, tokens, lang):
+# The element each part of `render_row_views` fills: a word click redraws only these (the
+# disclosures of W_Q and W_O around them stay as the student left them).
+ROW_PARTS = {"query": "query-row", "bars": "view-bars", "table": "view-table", "output": "view-output",
+             "heads": "view-heads", "multi": "multi-row", "layer2": "view-layer2"}
+
+
+def query_section(row, tokens, lang, query_html=None):
+    """The selected word's question (`query_html`: its row part, when rendered already)."""
+    query_html = render_query(row, tokens, lang) if query_html is None else query_html
+    return (f'<section id="view-query" class="query" aria-label="{esc(text(lang, "query_aria"))}">'
+            f'<div id="query-row">{query_html}</div>{render_query_about(row.record, lang)}</section>')
+
+
+def render_row_views(row, tokens, lang, skip=()):
     """The views that show the selected row: query, bars (with its explanation), steps,
     output, every head side by side and the multi-head output (matrix mode: bars and
-    steps of the query row qi)."""
+    steps of the query row qi). `skip`: parts not to render (changed in place instead)."""
     if row.record.head_records is None:
         word = text(lang, "mm_row", i=row.focus + 1)
-        return {"bars": render_bars(row, tokens, lang, word),
-                "table": render_table(row, tokens, lang, word)}
+        parts = {"bars": lambda: render_bars(row, tokens, lang, word),
+                 "table": lambda: render_table(row, tokens, lang, word)}
+    else:
+        parts = {
+            "query": lambda: render_query(row, tokens, lang),
+            "bars": lambda: render_bars(row, tokens, lang) + explain_html(row, tokens, lang),
+            "table": lambda: render_table(row, tokens, lang),
+            "output": lambda: render_output(row, tokens, lang),
+            "heads": lambda: render_heads(row.record, row.focus, tokens, lang),
+            "multi": lambda: render_multihead(row.record, row.focus, tokens, lang),
+            "layer2": lambda: render_layer2(row.record, row.focus, tokens, lang),
+        }
+    return {name: draw() for name, draw in parts.items() if name not in skip}
+
+
+def explain_html(row, tokens, lang):
     note = explain(row, tokens, lang)
-    note_html = f'<p class="explain">{esc(note)}</p>' if note else ""
-    return {
-        "query": render_query(row, tokens, lang),
-        "bars": render_bars(row, tokens, lang) + note_html,
-        "table": render_table(row, tokens, lang),
-        "output": render_output(row, tokens, lang),
-        "heads": render_heads(row.record, row.focus, tokens, lang),
-        "multi": render_multihead(row.record, row.focus, tokens, lang),
-        "layer2": render_layer2(row.record, row.focus, tokens, lang),
-    }
+    return f'<p class="explain">{esc(note)}</p>' if note else ""
 
 
-def render_matrix_analysis(settings, tokens, record, row, interactive=True):
+def row_changes(before, row, tokens, lang):
+    """A word click from row `before` to `row` of the same record: the bars and the table
+    as changes in place ({part: [(selector, attribute or "" for text or "outerHTML",
+    [value for each element found])]}); a part left out is drawn whole."""
+    word = text(lang, "mm_row", i=row.focus + 1) if row.record.head_records is None else None
+    changes = {"bars": bars_patch(before, row, tokens, lang, word),
+               "table": table_patch(before, row, tokens, lang, word)}
+    if word is None:  # sentence mode: the bars' explanation comes, goes or changes
+        note, old = explain(row, tokens, lang), explain(before, tokens, lang)
+        if bool(note) != bool(old):
+            del changes["bars"]
+        elif note:
+            changes["bars"].append(("p.explain", "", [note]))
+    return {name: change for name, change in changes.items() if change is not None}
+
+
+def row_names(settings, tokens, record):
+    """The heatmap's asking rows: the words (matrix mode: q1, q2, …)."""
+    if settings.mode == "matrix":
+        return [text(settings.lang, "mm_row", i=i + 1) for i in range(record.n_q)]
+    return [t.text for t in tokens]
+
+
+def heatmap_more(settings, tokens, record, start, stop):
+    """Rows start…stop of the heatmap, for a grid drawn `heatmap_rows` at a time."""
+    return heatmap_rows(record, row_names(settings, tokens, record), settings.focus, start, stop)
+
+
+def render_matrix_analysis(settings, tokens, record, row, interactive=True, heatmap=None):
     """Matrix mode: every step as a matrix with its shape, the grid, the selected row's
     bars and steps table, and the compare field."""
     lang = settings.lang
-    names = [text(lang, "mm_row", i=i + 1) for i in range(record.n_q)]
+    names = row_names(settings, tokens, record)
     views = render_row_views(row, tokens, lang) if row is not None else {"bars": "", "table": ""}
     return (
         f'<section id="view-steps" class="mm-steps-section">{matrix_mode.render_steps(record, lang)}</section>'
         f'<section id="view-bars" class="view result" data-view="bars">{views["bars"]}</section>'
         f'<section id="view-table" class="view steps-section" data-view="table">{views["table"]}</section>'
         f'<section id="view-heatmap" class="view heatmap-section" data-view="heatmap">'
-        f'{render_heatmap(record, tokens, settings.focus, lang, names)}</section>'
+        f'{render_heatmap(record, tokens, settings.focus, lang, names, heatmap)}</section>'
     )
 
 
-def render_analysis(settings, tokens, record, row, interactive=True, quiz=None):
+def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, heatmap=None):
     """Query, bars, steps table, heatmap and output (or a prompt to pick a word).
+    `heatmap`: how many of the grid's rows to draw (None: all).
 
     With guess-first on (`quiz`: the tab's quiz.Session) the quiz section comes first;
     until the student guesses, only the question (query) and the guess form are shown,
@@ -110,26 +157,27 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None):
         if row is None:
             return f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>' + quiz_html
         if not quiz.revealed(row):
-            return (f'<section id="view-query" class="query" aria-label="{esc(text(lang, "query_aria"))}">'
-                    f'{render_query(row, tokens, lang)}</section>' + quiz_html)
-        return quiz_html + render_analysis(settings.copy(quiz=False), tokens, record, row, interactive)
+            return query_section(row, tokens, lang) + quiz_html
+        return quiz_html + render_analysis(settings.copy(quiz=False), tokens, record, row, interactive,
+                                           heatmap=heatmap)
     if settings.mode == "matrix":
-        return render_matrix_analysis(settings, tokens, record, row, interactive)
+        return render_matrix_analysis(settings, tokens, record, row, interactive, heatmap)
     heatmap = (f'<section id="view-heatmap" class="view heatmap-section" data-view="heatmap">'
-               f'{render_heatmap(record, tokens, settings.focus, lang)}</section>')
+               f'{render_heatmap(record, tokens, settings.focus, lang, rows=heatmap)}</section>')
     if row is None:
         return (view_tabs(settings.view, lang, interactive)
                 + f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>' + heatmap)
     views = render_row_views(row, tokens, lang)
     return (
         view_tabs(settings.view, lang, interactive)
-        + f'<section id="view-query" class="query" aria-label="{esc(text(lang, "query_aria"))}">{views["query"]}</section>'
+        + query_section(row, tokens, lang, views["query"])
         + f'<section id="view-bars" class="view result" data-view="bars">{views["bars"]}</section>'
         + f'<section id="view-table" class="view steps-section" data-view="table">{views["table"]}</section>'
         + heatmap
         + f'<section id="view-output" class="view output-section" data-view="output">{views["output"]}</section>'
         + f'<section id="view-heads" class="heads-section">{views["heads"]}</section>'
-        + f'<section id="view-multi" class="multi-section">{views["multi"]}</section>'
+        + f'<section id="view-multi" class="multi-section"><div id="multi-row">{views["multi"]}</div>'
+        + render_multihead_about(record, lang) + '</section>'
         + f'<section id="view-layer2" class="layer2-section">{views["layer2"]}</section>'
     )
 

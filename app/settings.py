@@ -11,6 +11,8 @@ Adding a control is one `Setting(...)` line here, its strings in app/i18n.py and
 widget in a view.
 """
 
+import functools
+
 from app import attention, heads, i18n, matrices
 from app.lexicon import lookup, tokenize
 from app.matrices import shortest
@@ -385,6 +387,32 @@ def param_pairs(settings):
             pairs.append((setting.url, setting.to_text(value)))
     order = ("s", "focus", "mask", "self", "lang")  # version 1's order first
     return sorted(pairs, key=lambda p: order.index(p[0]) if p[0] in order else len(order))
+
+
+# What URLSearchParams writes as it is (application/x-www-form-urlencoded); a space is '+'.
+_FORM_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._")
+
+
+@functools.lru_cache(maxsize=256)  # the sentence is the long one, and it changes rarely
+def form_encode(value):
+    """`value` as the browser's URLSearchParams writes it: letters, digits and *-._ kept,
+    a space as +, every other UTF-8 byte as %XX."""
+    return "".join(chr(b) if b in _FORM_SAFE else "+" if b == 32 else f"%{b:02X}"
+                   for b in value.encode("utf-8", "replace"))
+
+
+def page_query(settings, others=(), embed=None):
+    """The page address's query (without '?') for these settings, written in Python as
+    URLSearchParams would (a word click costs no browser call): `others`, the address's
+    (name, value) pairs that are no setting, kept in order, then `param_pairs`; `embed`
+    True sets embed=1 (in place when there), False removes it."""
+    pairs = [p for p in others if p[0] not in URL_KEYS] + param_pairs(settings)
+    if embed is not None:
+        at = next((i for i, p in enumerate(pairs) if p[0] == "embed"), len(pairs))
+        pairs = [p for p in pairs if p[0] != "embed"]
+        if embed:
+            pairs.insert(at, ("embed", "1"))
+    return "&".join(form_encode(name) + "=" + form_encode(value) for name, value in pairs)
 
 
 def to_params(settings):

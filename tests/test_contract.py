@@ -89,3 +89,19 @@ def test_schema_copy_is_the_one_the_repository_uses():
     data = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     assert data["properties"]["version"] == {"const": 2}
     assert "matrix" in data["required"] and "temperature" in data["required"]
+
+
+@pytest.mark.parametrize("query", ["", "?lang=en&mask=1&self=1", "?mode=matrix&seed=7", "?quiz=1&pos=0.5"])
+def test_a_word_click_publishes_the_state_built_from_scratch(query, lexicons):
+    """Word after word (and after a new setting), the state a click publishes is, to the
+    character, the JSON of the whole state built anew: nothing stale from the row before."""
+    s, _ = schema.parse_params(query, lexicons)
+    tokens, _ = schema.check_sentence(s.sentence, lexicons[s.lang], s.limit)
+    for settings in (s, s.copy(temperature=0.5)):
+        record = contract.compute(settings, tokens)
+        shown = contract.shown_tokens(settings, tokens, record)
+        for focus in [3, 0, None, record.n_q - 1, 1]:
+            chosen = settings.copy(focus=focus)
+            text = contract.state_json_of(chosen, shown, record)
+            assert text == contract.state_json(contract.build_state(chosen, shown, record))
+            assert json.loads(text)["focus"] == focus

@@ -180,3 +180,16 @@ def test_boot_script_lists_every_url_parameter_of_the_schema():
     from tools import build
     page = (build.ROOT / "index.html").read_text(encoding="utf-8")
     assert f'data-params="{" ".join(state.URL_KEYS)}"' in page
+
+
+def test_the_page_address_is_written_as_the_browser_writes_it(lexicons):
+    """The address after a click: the host's own parameters kept in order, the settings as
+    URLSearchParams writes them (space +, ~ %7E, * kept, UTF-8 bytes %XX), embed set or dropped."""
+    s, _ = parse_params("?s=Il+gatto+dorme&lang=it&focus=1", lexicons)
+    others = [("lesson", "3 ~ a*b"), ("s", "old"), ("embed", "0"), ("x", "è")]
+    assert state.page_query(s, others) == (
+        "lesson=3+%7E+a*b&embed=0&x=%C3%A8&s=Il+gatto+dorme&focus=1&mask=0&self=0&lang=it")
+    assert state.page_query(s, others, embed=True).startswith("lesson=3+%7E+a*b&embed=1&x=%C3%A8&s=")
+    assert "embed" not in state.page_query(s, others, embed=False)
+    assert state.page_query(s, [], embed=True).endswith("&lang=it&embed=1")
+    assert parse_params("?" + state.page_query(s, others), lexicons)[0] == s

@@ -4,37 +4,59 @@ from app.i18n import num, percent, text
 from app.views.html import esc
 
 
-def render_bars(row, tokens, lang, word=None):
-    """A candidate's bar is a meter (role="meter") whose value a screen reader speaks
-    ("42 per cento"); the others say in words why they have no bar. `word`: the asking
-    row's name when it is not one of `tokens` (matrix mode: q1, q2, …)."""
-    word = tokens[row.focus].text if word is None else word
-    items = []
-    for j, tok in enumerate(tokens):
-        status = row.status(j)
-        if status == "candidate":
-            shown = percent(row.weights[j], lang)
-            spoken = esc(text(lang, "percent_text", pct=shown[:-1]))
-            bar_attrs = (f'role="meter" aria-label="{esc(tok.text)}" '
-                         f'aria-valuenow="{num(100 * row.weights[j], "en", 1)}" '
-                         f'aria-valuemin="0" aria-valuemax="100" aria-valuetext="{spoken}"')
-            value = f'<span class="bar-value" aria-hidden="true">{shown}</span>'
-            width = num(100 * row.weights[j], "en", 2)
-        else:
-            bar_attrs = 'aria-hidden="true"'
-            note = text(lang, "is_query" if status == "query" else "is_masked")
-            value = f'<span class="bar-value">{esc("— " + note)}</span>'
-            width = "0"
-        items.append(
-            f'<li class="bar-row {status}" data-index="{j}">'
+def bar_values(row, j, lang):
+    """A candidate bar's (fill width, aria-valuenow, aria-valuetext, shown percentage)."""
+    shown = percent(row.weights[j], lang)
+    return (num(100 * row.weights[j], "en", 2), num(100 * row.weights[j], "en", 1),
+            text(lang, "percent_text", pct=shown[:-1]), shown)
+
+
+def bar_item(row, j, tok, lang):
+    """Word j's bar: a meter (role="meter") whose value a screen reader speaks ("42 per
+    cento"); a word that is no candidate says in words why it has no bar."""
+    status = row.status(j)
+    if status == "candidate":
+        width, now, spoken, shown = bar_values(row, j, lang)
+        bar_attrs = (f'role="meter" aria-label="{esc(tok.text)}" aria-valuenow="{now}" '
+                     f'aria-valuemin="0" aria-valuemax="100" aria-valuetext="{esc(spoken)}"')
+        value = f'<span class="bar-value" aria-hidden="true">{shown}</span>'
+    else:
+        bar_attrs = 'aria-hidden="true"'
+        note = text(lang, "is_query" if status == "query" else "is_masked")
+        value = f'<span class="bar-value">{esc("— " + note)}</span>'
+        width = "0"
+    return (f'<li class="bar-row {status}" data-index="{j}">'
             f'<span class="bar-word" aria-hidden="true">{esc(tok.text)}</span>'
             f'<svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none" {bar_attrs} '
             f'focusable="false"><rect class="bar-bg" width="100" height="10"></rect>'
-            f'<rect class="bar-fill" width="{width}" height="10"></rect></svg>{value}</li>'
-        )
+            f'<rect class="bar-fill" width="{width}" height="10"></rect></svg>{value}</li>')
+
+
+def render_bars(row, tokens, lang, word=None):
+    """One bar per word (`bar_item`). `word`: the asking row's name when it is not one of
+    `tokens` (matrix mode: q1, q2, …)."""
+    word = tokens[row.focus].text if word is None else word
+    items = "".join(bar_item(row, j, tok, lang) for j, tok in enumerate(tokens))
     return (f'<h2>{esc(text(lang, "bars_heading", word=word))}</h2>'
-            f'<ul class="bars" aria-label="{esc(text(lang, "bars_caption", word=word))}">'
-            f'{"".join(items)}</ul>')
+            f'<ul class="bars" aria-label="{esc(text(lang, "bars_caption", word=word))}">{items}</ul>')
+
+
+def bars_patch(before, row, tokens, lang, word=None):
+    """The changes in place (app/main.py, `_patch`) that turn the bars of row `before` into those of
+    `row`: the words whose status changed are redrawn, every candidate's bar gets its
+    new width and values. The same words are shown (a word click on one record)."""
+    word = tokens[row.focus].text if word is None else word
+    changes = [(f'li[data-index="{j}"]', "outerHTML", [bar_item(row, j, tokens[j], lang)])
+               for j in range(row.n) if before.status(j) != row.status(j)]
+    values = list(zip(*(bar_values(row, j, lang) for j in range(row.n) if row.candidates[j])))
+    if values:
+        width, now, spoken, shown = values
+        changes += [("li.candidate rect.bar-fill", "width", width),
+                    ("li.candidate svg", "aria-valuenow", now),
+                    ("li.candidate svg", "aria-valuetext", spoken),
+                    ("li.candidate .bar-value", "", shown)]
+    return changes + [("h2", "", [text(lang, "bars_heading", word=word)]),
+                      ("ul.bars", "aria-label", [text(lang, "bars_caption", word=word)])]
 
 
 def announcement(row, tokens, lang, explanation="", top=5):

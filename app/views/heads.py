@@ -83,7 +83,12 @@ def render_multihead(record, i, tokens, lang):
         f'<p class="vector">concat = {esc(concat)}</p>'
         f'<p class="vector">{esc(text(lang, "multi_line", vector=vec(record.multihead_output[i], lang)))}</p>'
         + (tag("p", esc(text(lang, "multi_no_row")), class_="note") if silent else "")
-        + f'<p class="note">{esc(text(lang, "multi_wo", h=h))}</p>'
-        + render_w_o(heads.w_o(h), lang)
-        + f'<p class="learned">{esc(text(lang, "multi_learned"))}</p>'
     )
+
+
+def render_multihead_about(record, lang):
+    """What stays while the student picks words: W_O and what a real model learns."""
+    h = sum(r is not None for r in record.head_records)
+    return (f'<p class="note">{esc(text(lang, "multi_wo", h=h))}</p>'
+            + render_w_o(heads.w_o(h), lang)
+            + f'<p class="learned">{esc(text(lang, "multi_learned"))}</p>')

@@ -44,24 +44,34 @@ def cells(record, i):
                    for j, w in enumerate(record.weights[i]))
 
 
-def render_heatmap(record, tokens, focus, lang, row_names=None):
-    """The grid; `focus` is the selected row (highlighted), or None. `row_names`: the
-    asking rows' names when they are not `tokens` (matrix mode: q1, q2, …)."""
-    head = "".join(f'<th scope="col"><span>{esc(t.text)}</span></th>' for t in tokens)
+def heatmap_rows(record, names, focus, start=0, stop=None):
+    """The <tr>s of rows start…stop (all by default); `names`: every asking row's name."""
     rows = []
-    for i, name in enumerate(row_names or [t.text for t in tokens]):
+    for i in range(start, len(names) if stop is None else min(stop, len(names))):
         selected = i == focus
         rows.append(
             f'<tr data-row="{i}"{" class=" + chr(34) + "selected" + chr(34) if selected else ""}>'
             f'<th scope="row"><button type="button" class="row-pick" data-row="{i}" '
-            f'aria-pressed="{"true" if selected else "false"}">{esc(name)}</button></th>{cells(record, i)}</tr>')
+            f'aria-pressed="{"true" if selected else "false"}">{esc(names[i])}</button></th>{cells(record, i)}</tr>')
+    return "".join(rows)
+
+
+def render_heatmap(record, tokens, focus, lang, row_names=None, rows=None):
+    """The grid; `focus` is the selected row (highlighted), or None. `row_names`: the
+    asking rows' names when they are not `tokens` (matrix mode: q1, q2, …). `rows`: how
+    many rows to draw now (None: all); the table says aria-busy until the others follow
+    (app/main.py draws them in tasks of their own, so a long text's grid costs no long
+    wait)."""
+    head = "".join(f'<th scope="col"><span>{esc(t.text)}</span></th>' for t in tokens)
+    names = row_names or [t.text for t in tokens]
+    busy = ' aria-busy="true"' if rows is not None and rows < len(names) else ""
     corner = esc(text(lang, "heatmap_corner"))
     return (
         f'<h2>{esc(text(lang, "heatmap_heading"))}</h2>'
         f'<p class="heatmap-help">{esc(text(lang, "heatmap_help"))}</p>'
         f'<div class="heatmap-wrap" role="region" tabindex="0" aria-label="{esc(text(lang, "heatmap_heading"))}">'
-        f'<table class="heatmap"><caption>{esc(text(lang, "heatmap_caption"))}</caption>'
+        f'<table class="heatmap"{busy}><caption>{esc(text(lang, "heatmap_caption"))}</caption>'
         f'<thead><tr><td class="corner">{corner}</td>{head}</tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody></table></div>'
+        f'<tbody>{heatmap_rows(record, names, focus, 0, rows)}</tbody></table></div>'
         f'<p class="heatmap-cost">{esc(cost_line(len(tokens), lang))}</p>'
     )

@@ -54,23 +54,29 @@ def table(columns, rows, caption="", foot=(), **values):
     [Cell | str], row attrs dict)]; a Cell with `until` spans to that column's key.
     foot: rows in the same form for <tfoot>.
     """
-    keys = [c.key for c in columns]
     head = "".join(tag("th", c.header, scope="col") for c in columns)
-
-    def body(items):
-        out = []
-        for header, cells, row_attrs in items:
-            parts, at = [tag("th", header, scope="row")], 1
-            for cell in cells:
-                if not isinstance(cell, Cell):
-                    cell = Cell(cell)
-                span = keys.index(cell.until) - at + 1 if cell.until else 1
-                values = {"data_col": keys[at], "colspan": span if span > 1 else None, **cell.attrs}
-                parts.append(tag("td", cell.html, **values))
-                at += span
-            out.append(tag("tr", "".join(parts), **row_attrs))
-        return "".join(out)
-
     inner = (tag("caption", caption) if caption else "") + tag("thead", tag("tr", head)) \
-        + tag("tbody", body(rows)) + (tag("tfoot", body(foot)) if foot else "")
+        + tag("tbody", table_rows(columns, rows)) + (tag("tfoot", table_rows(columns, foot)) if foot else "")
     return tag("table", inner, **values)
+
+
+def table_rows(columns, rows):
+    """The <tr>s of a `table`'s body (or foot): rows as `table` takes them."""
+    keys = [c.key for c in columns]
+    place = {key: at for at, key in enumerate(keys)}
+    plain = [f'<td data-col="{esc(key)}">' for key in keys]  # a one-column text cell's start, made once
+    out = []
+    for header, cells, row_attrs in rows:
+        parts, at = [f'<tr{attrs(**row_attrs)}><th scope="row">{header}</th>'], 1
+        for cell in cells:
+            if cell.__class__ is str:
+                parts.append(f"{plain[at]}{cell}</td>")
+                at += 1
+                continue
+            span = place[cell.until] - at + 1 if cell.until else 1
+            values = {"data_col": keys[at], "colspan": span if span > 1 else None, **cell.attrs}
+            parts.append(tag("td", cell.html, **values))
+            at += span
+        parts.append("</tr>")
+        out.append("".join(parts))
+    return "".join(out)

@@ -42,12 +42,16 @@ def render_w_q(w_q, lang):
 
 
 def render_query(row, tokens, lang):
+    """The selected word's card, its question q in numbers and in words."""
     word = tokens[row.focus].text
     return (
         f'<h2>{esc(text(lang, "query_heading", word=word))}</h2>'
         f'<p class="vector">x = {esc(vec(tokens[row.focus].card, lang))}</p>'
         f'<p class="vector">{esc(text(lang, "query_line", vector=vec(row.query, lang)))}</p>'
         f'<p class="query-words">{esc(query_words(row, word, lang))}</p>'
-        f'<p class="kv">{esc(text(lang, "keys_values"))}</p>'
-        + render_w_q(row.record.w_q, lang)
     )
+
+
+def render_query_about(record, lang):
+    """What stays while the student picks words: what K and V are, and W_Q."""
+    return f'<p class="kv">{esc(text(lang, "keys_values"))}</p>' + render_w_q(record.w_q, lang)

@@ -1,8 +1,10 @@
 """The steps table of the selected row: card, q·k written out, q·k, logit, e^logit,
 weight and percentage, with the totals. Every number checks by hand against its row."""
 
+import functools
+
 from app.i18n import num, percent, short, text
-from app.views.html import Cell, Column, esc, table
+from app.views.html import Cell, Column, esc, table, table_rows
 from app.views.query import vec
 
 COLUMNS = ("word", "card", "products", "dot", "logit", "exp", "weight", "percent")
@@ -11,6 +13,11 @@ PERCENT_DECIMALS = 1  # the table's percentages: 42,4%
 
 def products(query, card, lang):
     """q·k written out: 3×0,95 + 0×0,05 + 2×0,1 + 0×0."""
+    return _products(tuple(query), tuple(card), lang)
+
+
+@functools.lru_cache(maxsize=4096)  # cards repeat: a 200-word table writes each pair once
+def _products(query, card, lang):
     return " + ".join(f"{short(q, lang)}×{short(k, lang)}" for q, k in zip(query, card))
 
 
@@ -45,35 +52,55 @@ def rounding_note(row, lang):
     return text(lang, "rounding_note", sum=num(tenths / 10, lang, PERCENT_DECIMALS) + "%")
 
 
+def step_values(row, j, tok, lang, biased):
+    """A candidate's numbers as the table writes them: q·k written out, q·k, (−m·|i−j|),
+    logit, e^logit, weight, percentage."""
+    bias = [num(-row.record.slope * abs(row.focus - j), lang)] if biased else []
+    return [products(row.query, tok.card, lang), num(row.dots[j], lang)] + bias + [
+        num(row.logits[j], lang), num(row.exps[j], lang), num(row.weights[j], lang),
+        percent(row.weights[j], lang, PERCENT_DECIMALS)]
+
+
+def step_row(row, j, tok, lang, biased):
+    """Word j's row of the table: (header, cells, attributes) as html.table takes it."""
+    t = lambda key: esc(text(lang, key))  # noqa: E731
+    status = row.status(j)
+    cells = [esc(vec(tok.card, lang))]
+    if status == "candidate":
+        cells += [esc(v) for v in step_values(row, j, tok, lang, biased)]
+    elif status == "masked":
+        cells += ["—", "—"] + (["—"] if biased else []) + [
+                  t("masked_logit"), "0", "0", percent(0.0, lang, PERCENT_DECIMALS)]
+    else:
+        cells.append(Cell(f'— {t("is_query")}', until="percent"))
+    return esc(tok.text), cells, {"class": status, "data_index": j}
+
+
+def _columns(record, lang):
+    divisor = divisor_text(record, lang)
+    return [Column(key, esc(text(lang, "col_" + key, divisor=divisor))) for key in columns_of(record)]
+
+
+def _totals(row, lang):
+    """The foot's three sums: Σ e^logit, Σ weights, Σ percentages (by the table's rule)."""
+    return (f"Σ = {num(row.exp_sum, lang)}", num(sum(row.weights), lang),
+            percent(sum(row.weights), lang, PERCENT_DECIMALS))
+
+
 def render_table(row, tokens, lang, word=None):
     """The steps table; `word`: the asking row's name when it is not one of `tokens`."""
     t = lambda key, **p: esc(text(lang, key, **p))  # noqa: E731
     record = row.record
     word = tokens[row.focus].text if word is None else word
     divisor = divisor_text(record, lang)
-    keys = columns_of(record)
-    biased = "bias" in keys
-    columns = [Column(key, t("col_" + key, divisor=divisor)) for key in keys]
-    body = []
-    for j, tok in enumerate(tokens):
-        status = row.status(j)
-        cells = [esc(vec(tok.card, lang))]
-        if status == "candidate":
-            bias = [esc(num(-record.slope * abs(row.focus - j), lang))] if biased else []
-            cells += [esc(products(row.query, tok.card, lang)), esc(num(row.dots[j], lang))] + bias + [
-                      esc(num(row.logits[j], lang)), esc(num(row.exps[j], lang)),
-                      esc(num(row.weights[j], lang)), percent(row.weights[j], lang, PERCENT_DECIMALS)]
-        elif status == "masked":
-            cells += ["—", "—"] + (["—"] if biased else []) + [
-                      t("masked_logit"), "0", "0", percent(0.0, lang, PERCENT_DECIMALS)]
-        else:
-            cells.append(Cell(f'— {t("is_query")}', until="percent"))
-        body.append((esc(tok.text), cells, {"class": status, "data_index": j}))
+    columns = _columns(record, lang)
+    biased = record.slope != 0
+    body = [step_row(row, j, tok, lang, biased) for j, tok in enumerate(tokens)]
     if row.has_candidates:
-        foot = [(t("total"), [Cell("", until="logit"), Cell(f"Σ = {esc(num(row.exp_sum, lang))}", data_col="exp-sum"),
-                              Cell(esc(num(sum(row.weights), lang)), data_col="weight-sum"),
-                              Cell(percent(sum(row.weights), lang, PERCENT_DECIMALS),
-                                   data_col="percent-sum")], {})]
+        exp_sum, weight_sum, percent_sum = _totals(row, lang)
+        foot = [(t("total"), [Cell("", until="logit"), Cell(esc(exp_sum), data_col="exp-sum"),
+                              Cell(esc(weight_sum), data_col="weight-sum"),
+                              Cell(percent_sum, data_col="percent-sum")], {})]
     else:
         foot = [(t("total"), [Cell("—", until="percent")], {})]
     note = rounding_note(row, lang)
@@ -85,3 +112,30 @@ def render_table(row, tokens, lang, word=None):
         + table(columns, body, t("table_caption", word=word, divisor=divisor), foot, class_="steps")
         + "</div>" + (f'<p class="note rounding">{esc(note)}</p>' if note else "")
     )
+
+
+def table_patch(before, row, tokens, lang, word=None):
+    """The changes in place (app/main.py, `_patch`) that turn the table of row `before` into that of
+    `row`, or None when it must be drawn whole (a foot or a rounding note that comes or
+    goes). The words whose status changed are redrawn; every candidate gets its numbers;
+    the scroll of the table's box stays where the student left it."""
+    note = rounding_note(row, lang)
+    if before.has_candidates != row.has_candidates or bool(rounding_note(before, lang)) != bool(note):
+        return None
+    record = row.record
+    word = tokens[row.focus].text if word is None else word
+    biased = record.slope != 0
+    columns = _columns(record, lang)
+    changes = [(f'tbody tr[data-index="{j}"]', "outerHTML",
+                [table_rows(columns, [step_row(row, j, tokens[j], lang, biased)])])
+               for j in range(row.n) if before.status(j) != row.status(j)]
+    keys = [c.key for c in columns][2:]  # the columns after the card
+    values = list(zip(*(step_values(row, j, tokens[j], lang, biased) for j in range(row.n) if row.candidates[j])))
+    changes += [(f'tr.candidate td[data-col="{key}"]', "", column) for key, column in zip(keys, values)]
+    changes.append(("caption", "", [text(lang, "table_caption", word=word, divisor=divisor_text(record, lang))]))
+    if row.has_candidates:
+        changes += [(f'tfoot td[data-col="{key}"]', "", [value])
+                    for key, value in zip(("exp-sum", "weight-sum", "percent-sum"), _totals(row, lang))]
+    if note:
+        changes.append(("p.note.rounding", "", [note]))
+    return changes

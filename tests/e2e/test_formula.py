@@ -104,7 +104,7 @@ def test_scale_switch_and_temperature_change_the_numbers_as_numpy_says(page):
         if r["candidate"]:
             cell = page.locator(f'table.steps tr[data-index="{j}"] [data-col="percent"]').text_content()
             assert cell == rule_percent(ref["weights"][5][j], 1, "it")
-    assert "temp=2" in page.url
+    page.wait_for_url(lambda url: "temp=2" in url)  # the address follows (written after the change)
 
 
 def test_low_temperature_saturates_and_says_why(page):
@@ -152,7 +152,8 @@ def test_embedded_widget_opens_with_the_teachers_view_and_fits_1000_px(browser, 
     other = "heatmap" if view != "heatmap" else "output"
     page.locator(f'input[name="view"][value="{other}"]').check()
     s = wait_state(page, "true")
-    assert f"view={other}" in page.url and s["focus"] == 5
+    assert s["focus"] == 5
+    page.wait_for_url(lambda url: f"view={other}" in url)
     context.close()
 
 

@@ -42,7 +42,7 @@ def test_switching_heads_moves_the_pattern_and_the_side_by_side_view_shows_all(p
     page.select_option("#head", "2")
     state = wait_state(page, "s.head === 2")
     assert favourite(state) == "tappeto"
-    assert "head=2" in page.url
+    page.wait_for_url(lambda url: "head=2" in url)  # the address follows (written after the change)
     assert page.locator(".head-card.active h3").inner_text().startswith("Che cosa e dove")
 
 
@@ -58,6 +58,7 @@ def test_editing_one_cell_of_w_q_moves_the_pattern_and_survives_a_reload(page_at
     cards = np.asarray([t["card"] for t in state["tokens"]])
     ref = attention_matrix(cards @ np.asarray(state["w_q"]), cards, cards)
     np.testing.assert_allclose([r["weight"] for r in state["rows"]], ref["weights"][5], atol=1e-12)
+    page.wait_for_url(lambda url: "wq=0%2C3%2C0.5%2C0%3B0%2C0%2C3%2C0%3B" in url)  # both edits in the address
     again = page_at("?" + page.url.split("?", 1)[1])
     assert get_state(again)["w_q"] == state["w_q"] and favourite(get_state(again)) == "tappeto"
     assert "edited" in again.locator("#cell-w_q-1-2").get_attribute("class")
@@ -93,7 +94,8 @@ def test_keyboard_alone_edits_a_card_with_tab_and_enter(page_at):
     page.keyboard.press("Tab")
     state = wait_state(page, "s.tokens[0].card[0] === 1")
     assert page.evaluate("document.activeElement.id") == "cell-cards-0-1"
-    assert "cards=" in page.url and state["tokens"][0]["card"] == [1.0, 0.0, 0.0, 1.0]
+    page.wait_for_url(lambda url: "cards=" in url)
+    assert state["tokens"][0]["card"] == [1.0, 0.0, 0.0, 1.0]
 
 
 def test_matrix_mode_with_seed_003s_matrices_shows_the_correct_rows(page_at):
@@ -144,7 +146,8 @@ def test_the_random_example_comes_back_from_its_link(page_at):
     page = page_at("?lang=en&mode=matrix")
     page.click("#mm-random")
     state = wait_state(page, "s.matrix.queries.length === 8")
-    assert "seed=" in page.url and "whole number from −2 to 2" in page.inner_text("#sentence")
+    page.wait_for_url(lambda url: "seed=" in url)
+    assert "whole number from −2 to 2" in page.inner_text("#sentence")
     again = page_at("?" + page.url.split("?", 1)[1])
     assert get_state(again)["matrix"]["queries"] == state["matrix"]["queries"]
 

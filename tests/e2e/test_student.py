@@ -189,8 +189,8 @@ def test_the_url_reproduces_what_the_student_sees(app, browser, base_url):
     reset(app)
     app.locator("#mask").check()
     s = select(app, 4)
+    app.wait_for_url(lambda url: "focus=4" in url and "mask=1" in url and "lang=it" in url)
     url = app.url
-    assert "focus=4" in url and "mask=1" in url and "lang=it" in url
     context, other = open_page(browser, base_url, url[len(base_url):])
     wait_ready(other)
     assert get_state(other) == s
