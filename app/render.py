@@ -190,7 +190,7 @@ def row_announcement(row, tokens, lang, quiz=None):
 
 
 def render_app(settings, tokens, record, row, notes=(), problems=(), interactive=True):
-    """Everything inside <main id="app">, with one element per region main.py updates."""
+    """Everything inside <main id="app">, with one element per region page.py updates."""
     lang = settings.lang
     return (
         f'<header id="header">{render_header(lang)}</header>'

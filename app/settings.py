@@ -3,7 +3,7 @@
 Each setting declares here, and only here, its attribute, URL key, host-message key,
 the page control that changes it, its type, default and allowed range. URL parsing and
 writing (`parse_params`, `param_pairs`), `attention:set` validation (`host_update`),
-app/main.py's change dispatch and static/boot.js's list of state parameters (written
+app/page.py's change dispatch and static/boot.js's list of state parameters (written
 at build time) all come from `SCHEMA`. A wrong value falls back to a safe one with a
 note for the page (URL) or a console warning (host message).
 

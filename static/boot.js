@@ -1,6 +1,6 @@
 /* Attention Explorer: loading progress and failure messages while Python starts.
    Plain JavaScript with no dependencies. It only talks about loading: once Python is up,
-   app/main.py owns the page (and sets data-state="ready" on <html>). */
+   app/page.py owns the page (and sets data-state="ready" on <html>). */
 (function () {
   "use strict";
   var html = document.documentElement;
@@ -59,7 +59,7 @@
   if (params.get("embed") === "1") html.classList.add("embed");  /* compact, for iframes */
 
   /* Framed: report our height to the host page (embed.js resizes the iframe), and keep
-     host `attention:set` messages that arrive before Python is ready for app/main.py. */
+     host `attention:set` messages that arrive before Python is ready for app/page.py. */
   window.attentionQueue = [];
   if (window.parent !== window) {
     window.addEventListener("message", function (event) {
@@ -92,9 +92,20 @@
      frame: started in the <head> they would compete with the first paint; started by
      PyScript they would wait until it has loaded and read its configuration. */
   var list = (document.currentScript && document.currentScript.dataset.preload || "").split(/\s+/);
+  /* The interpreter module (static/interpreter.mjs, with Pyodide's small loader and
+     snapshot.mjs it imports) is fetched and run now, a few kB, so that Python's start
+     after the first frame does not wait for it. */
+  var interpreter = list.filter(function (url) { return /\/interpreter\.mjs$/.test(url); }).map(function (url) {
+    return import(new URL(url, document.baseURI).href);
+  })[0];
   var preload = function () {
     list.forEach(function (url) {
       if (!url) return;
+      /* Python's start can begin now (static/interpreter.mjs), before PyScript asks. */
+      if (/\/interpreter\.mjs$/.test(url)) {
+        interpreter.then(function (m) { m.startEarly(); }, function () {});
+        return;
+      }
       var link = document.createElement("link");
       if (/\.m?js$/.test(url)) link.rel = "modulepreload";
       else { link.rel = "preload"; link.as = "fetch"; link.crossOrigin = "anonymous"; }
@@ -103,9 +114,6 @@
       if (/\/vendor\//.test(url)) link.onerror = function () { fail(url); };
       link.href = url;
       document.head.appendChild(link);
-      /* Python's start can begin now (static/interpreter.mjs), before PyScript asks. */
-      if (/\/interpreter\.mjs$/.test(url))
-        import(new URL(url, document.baseURI).href).then(function (m) { m.startEarly(); }, function () {});
     });
   };
   /* Pyodide reports a wasm that cannot be fetched or compiled only with this warning. */

@@ -85,6 +85,18 @@ function waitForMaker(signalMaker) {
   });
 }
 
+/* Whether a snapshot of this deployment may be kept in this browser: one was stored here
+   once (markKept), or the browser cannot say. On a first visit this saves opening the Cache
+   API (its first opening in a browser profile can take 100 ms or more) before Python starts;
+   static/transfer.js reads the same mark. */
+const MARK = "attention-explorer-snapshot " + BASE;
+function mayBeKept() {
+  try { return localStorage.getItem(MARK) !== null; } catch (e) { return true; }
+}
+function markKept() {
+  try { localStorage.setItem(MARK, "1"); } catch (e) { /* the next visit looks in the cache anyway */ }
+}
+
 /* Run `make` holding this deployment's lock, unless another widget holds it (then skip). */
 function withLockIfFree(make) {
   if (!navigator.locks) return make();
@@ -145,15 +157,16 @@ export async function startPlan(runtimeURL) {
   const plan = { kind: "normal", options: {}, refused: async () => {}, afterReady: () => {} };
   /* A new snapshot, from this page's Python once it is ready (or, before, from the files). */
   const store = (pyodide) => makeSnapshot(runtimeURL, key, expected, pyodide ? pageRecipe(pyodide) : null)
-    .then(() => caches.open(CACHE)).then((cache) => dropStale(cache, key))
+    .then(() => caches.open(CACHE)).then((cache) => dropStale(cache, key)).then(markKept)
     .catch((e) => console.info("Python snapshot not made:", e && e.message));
   let cache;
+  const look = async () => kept(cache = cache || await caches.open(CACHE));
   try {
     if (!available()) return plan;
-    cache = await caches.open(CACHE);
-    let hit = (await window.attentionSnapshot) || await kept(cache);
+    let hit = (await window.attentionSnapshot) || (mayBeKept() ? await look() : null);
     if (hit && Object.entries(expected).some(([name, value]) => hit.headers.get(name) !== value)) {
       hit.body.catch(() => {});
+      cache = cache || await caches.open(CACHE);
       await cache.delete(key);  /* made by another runtime or format */
       hit = null;
     }
@@ -178,16 +191,18 @@ export async function startPlan(runtimeURL) {
         onPeer = () => make(ready);
         if (!peers && !siblingWidgets()) return plan;
         await make(null);
-        hit = await kept(cache);
+        hit = await look();
         if (!hit) return plan;
       }
       else {
         /* Also for a maker that was not listening yet when this widget said "starting". */
         await waitForMaker(() => channel && channel.postMessage("wanted"));
-        hit = await kept(cache);
+        hit = await look();
         if (!hit) return plan;
       }
     }
+    cache = cache || await caches.open(CACHE);
+    markKept();
     const length = Number(hit.headers.get("X-Length"));
     if (!(length > 0 && length < MAX_BYTES)) throw new Error("snapshot of unexpected size");
     plan.kind = "snapshot";

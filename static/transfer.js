@@ -30,6 +30,12 @@
     try {
       if (typeof caches === "undefined") return Promise.resolve(null);
       var key = new URL("../snapshot/current", document.currentScript.src).href;
+      /* No snapshot was ever stored here (snapshot.mjs marks it): do not open the Cache API,
+         whose first opening in a browser profile can take 100 ms or more. */
+      try {
+        if (localStorage.getItem("attention-explorer-snapshot " + new URL("../", document.currentScript.src).href) === null)
+          return Promise.resolve(null);
+      } catch (e) { /* storage that cannot say: look in the cache */ }
       return caches.open("attention-explorer-snapshot").then(function (cache) {
         return cache.match(key);
       }).then(function (kept) {

@@ -42,7 +42,7 @@ def render_bars(row, tokens, lang, word=None):
 
 
 def bars_patch(before, row, tokens, lang, word=None):
-    """The changes in place (app/main.py, `_patch`) that turn the bars of row `before` into those of
+    """The changes in place (app/page.py, `_patch`) that turn the bars of row `before` into those of
     `row`: the words whose status changed are redrawn, every candidate's bar gets its
     new width and values. The same words are shown (a word click on one record)."""
     word = tokens[row.focus].text if word is None else word

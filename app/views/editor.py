@@ -1,7 +1,7 @@
 """W_Q, W_K, W_V of the active head and the words' cards as tables of editable cells.
 
 Every cell is a text input (name="cell"; data-matrix, data-r, data-c say which number it
-is; data-value the number in use). app/main.py commits a cell on Enter, Tab or leaving
+is; data-value the number in use). app/page.py commits a cell on Enter, Tab or leaving
 it, cancels on Escape, and on a bad number keeps the text, marks the cell invalid and
 says why in #edit-message, recomputing nothing. A changed value is marked ✎ (and said in
 the cell's label); one button goes back to the designed values.

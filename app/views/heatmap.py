@@ -60,7 +60,7 @@ def render_heatmap(record, tokens, focus, lang, row_names=None, rows=None):
     """The grid; `focus` is the selected row (highlighted), or None. `row_names`: the
     asking rows' names when they are not `tokens` (matrix mode: q1, q2, …). `rows`: how
     many rows to draw now (None: all); the table says aria-busy until the others follow
-    (app/main.py draws them in tasks of their own, so a long text's grid costs no long
+    (app/page.py draws them in tasks of their own, so a long text's grid costs no long
     wait)."""
     head = "".join(f'<th scope="col"><span>{esc(t.text)}</span></th>' for t in tokens)
     names = row_names or [t.text for t in tokens]

@@ -115,7 +115,7 @@ def render_table(row, tokens, lang, word=None):
 
 
 def table_patch(before, row, tokens, lang, word=None):
-    """The changes in place (app/main.py, `_patch`) that turn the table of row `before` into that of
+    """The changes in place (app/page.py, `_patch`) that turn the table of row `before` into that of
     `row`, or None when it must be drawn whole (a foot or a rounding note that comes or
     goes). The words whose status changed are redrawn; every candidate gets its numbers;
     the scroll of the table's box stays where the student left it."""

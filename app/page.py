@@ -1,0 +1,731 @@
+"""Attention Explorer in the browser: read the controls, compute, write HTML, publish state.
+
+The only module that touches the DOM. Events are caught on #app (its regions are
+re-rendered, so handlers live where events bubble to): `change` is a dispatch over the
+settings schema (a control named after a setting changes that setting: a word or a view
+only re-reads the record, anything else recomputes it); `input` moves the temperature
+live; `submit` for the sentence box; `click` for the matrix's row headers, reset and the
+share buttons. Editable cells (name="cell") commit on change and Enter and cancel on
+Escape without redrawing the editor, so Tab moves on as the student expects; matrix
+mode's boxes apply with "Compute", "Random" or an example; "Swap" exchanges two words.
+A host page may also send `attention:set` messages (see README). Every
+render ends in `publish(record)`: the state JSON in #attention-state, `data-state` on
+<html>, the URL (history.replaceState, in a task just after) and, when framed, an
+`attention:state` message to the parent. A word click redraws only what shows the row
+(the bars and the table changed in place, `_patch`); a long text's heatmap is drawn a
+batch of rows at a time.
+"""
+
+import inspect
+import json
+import time
+import traceback
+
+import js
+from pyodide.ffi import create_proxy, to_js
+from pyscript import document, window, when
+
+from app import contract, export, lexicon, matrices, order, render, settings as schema
+from app.i18n import LANGS, PRESETS, short, text
+from app.quiz import Session
+from app.views import matrix_mode
+from app.views.controls import pos_value, temperature_value
+
+
+class _Lexicons(dict):
+    """Lexicons loaded on first use: the second language costs nothing until it is chosen."""
+
+    def __missing__(self, lang):
+        self[lang] = lexicon.load_lexicon(lang)
+        return self[lang]
+
+
+_lexicons = _Lexicons()
+_settings = None  # settings.Settings shown now
+_tokens = []  # lexicon.Token list the page shows (edited cards; matrix mode: k1, k2, …)
+_lexicon_tokens = []  # the sentence's tokens with the lexicon's cards
+_compare = ("", "weights")  # matrix mode: what the student typed to compare, and with which step
+_record = None  # attention.Attention: the whole matrix for the shown sentence and settings
+_row = None  # the selected word's row of _record, or None
+_framed = not getattr(js.Object, "is")(window.parent, window)
+_quiz = Session()  # guess first: this tab's score and the guess for the selected word (never sent)
+_address = ("", ())  # the page's origin + path, and its query's pairs that are no setting (read at start)
+_url_timer = None  # the pending write of the address, if any
+_url_written = -1e9  # when the address was last written (time.monotonic())
+URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
+_shown = {}  # element id -> its proxy, for the elements a word click updates (reset on redraw)
+_messages_html = None  # what #messages shows now (None: unknown)
+_said_ready = None  # "ready" once <html data-state> says so
+HEATMAP_CELLS_AT_ONCE = 4000  # a bigger grid is drawn about this many cells at a time, each batch a
+# task of its own (at 200 words: 20 rows, more than its box shows)
+_heatmap_next = None  # the first heatmap row still to draw, or None
+_heatmap_timer = None  # the pending task that draws more rows, if any
+
+
+def _region(name):
+    return document.getElementById(name)
+
+
+def _element(name):
+    """The element with id `name`, looked up once until the next redraw of the analysis."""
+    element = _shown.get(name)
+    if element is None:
+        element = _shown[name] = _region(name)
+    return element
+
+
+def _set_messages(notes=()):
+    """Show these notes and the lexicon's problems (the DOM is touched only on a change)."""
+    global _messages_html
+    problems = _lexicons[_settings.lang].problems
+    html = render.render_messages(list(notes), problems, _settings.lang)
+    if html != _messages_html:
+        _messages_html = html
+        _region("messages").innerHTML = html
+
+
+def _render(settings, tokens, regions, notes=()):
+    """Compute the record for `settings` and redraw the named regions ("all", "sentence",
+    "editor") and the analysis. `tokens`: the sentence's, with the lexicon's cards."""
+    global _settings, _tokens, _lexicon_tokens, _record, _row
+    _settings, _lexicon_tokens = settings, tokens
+    _record = contract.compute(settings, tokens)
+    _row = contract.selected_row(settings, _record)
+    tokens = _tokens = contract.shown_tokens(settings, tokens, _record)
+    lang = settings.lang
+    if "all" in regions:
+        document.documentElement.lang = lang
+        document.title = text(lang, "title")
+        _region("header").innerHTML = render.render_header(lang)
+        _region("controls").innerHTML = render.render_controls(settings)
+        _region("share").innerHTML = render.render_share(lang)
+        _region("status").querySelector(".status-text").textContent = text(lang, "ready")
+    if settings.mode == "matrix" and "sentence" in regions:  # new Q, K: the mask may (not) apply
+        _region("controls").innerHTML = render.render_controls(settings)
+    if "all" in regions or "sentence" in regions:
+        _region("sentence").innerHTML = render.render_words(settings, tokens, _record)
+        _region("sentence-input").value = settings.text
+        preset = schema.preset_index(settings.sentence, lang)
+        _region("preset").value = "" if preset is None else str(preset)
+    if regions:
+        _region("editor").innerHTML = render.render_edits(settings, tokens, _record, True,
+                                                          [t.card for t in _lexicon_tokens])
+    _show_analysis()
+    if settings.mode == "matrix" and _compare[0]:
+        _show_compare(*_compare)
+    _set_messages(notes)
+    publish(_record)
+
+
+def _quiz_on():
+    """The tab's quiz session when guess-first is on, else None."""
+    return _quiz if _settings.quiz else None
+
+
+def _show_analysis():
+    """Redraw the analysis of the selected row (with guess-first: the question until a
+    guess) and say it in the live region."""
+    global _heatmap_next, _heatmap_timer
+    _quiz.follow(_row)
+    _shown.clear()
+    analysis = _region("analysis")
+    batch = _heatmap_batch()
+    analysis.innerHTML = render.render_analysis(_settings, _tokens, _record, _row, quiz=_quiz_on(),
+                                                heatmap=batch)
+    _heatmap_next = batch if _record is not None and _record.n_q > batch else None
+    if _heatmap_next is not None and _heatmap_timer is None:
+        _heatmap_timer = js.setTimeout(_grow_heatmap_later, 0)
+    analysis.dataset.view = _settings.view
+    _region("announce").textContent = render.row_announcement(_row, _tokens, _settings.lang, _quiz_on())
+
+
+def _heatmap_batch():
+    """How many heatmap rows are drawn at a time: about HEATMAP_CELLS_AT_ONCE cells."""
+    return max(1, HEATMAP_CELLS_AT_ONCE // max(1, _record.n_k)) if _record is not None else 1
+
+
+def _grow_heatmap():
+    """Draw the heatmap's next batch of rows (of the record on screen now, with its
+    selected row), and schedule the next batch; the last one lifts aria-busy."""
+    global _heatmap_next, _heatmap_timer
+    _heatmap_timer = None
+    table = _region("view-heatmap")
+    table = table and table.querySelector("table.heatmap")
+    if _heatmap_next is None or table is None:
+        return
+    start = _heatmap_next
+    stop = start + _heatmap_batch()
+    table.tBodies[0].insertAdjacentHTML("beforeend", render.heatmap_more(_settings, _tokens, _record, start, stop))
+    if stop < _record.n_q:
+        _heatmap_next = stop
+        _heatmap_timer = js.setTimeout(_grow_heatmap_later, 0)
+    else:
+        _heatmap_next = None
+        table.removeAttribute("aria-busy")
+
+
+def _task(work):
+    """`work` as a callback for setTimeout: an unexpected error shows one line."""
+    def run(*_):
+        try:
+            work()
+        except Exception as error:  # noqa: BLE001 - the page must survive anything
+            _show_error(error)
+    return create_proxy(run)
+
+
+_grow_heatmap_later = _task(_grow_heatmap)
+
+
+def _select_row(i, checked=False):
+    """Select word i: only read row i of the record there is (no recomputation) and
+    redraw the parts that show the row; the heatmap only moves its highlight.
+    `checked`: the word's radio button is checked already (the student clicked it)."""
+    global _settings, _row
+    if _record is None or not 0 <= i < _record.n_q:
+        return
+    if _settings.quiz:  # guess first: the question of the new word, its answer hidden
+        _settings, _row = _settings.copy(focus=i), _record.row(i)
+        _show_analysis()
+        _check_word(i, checked)
+        _set_messages()
+        publish(_record)
+        return
+    if _row is None or _element("view-bars") is None:
+        _render(_settings.copy(focus=i), _lexicon_tokens, ())
+        return
+    before = _row
+    _settings = _settings.copy(focus=i)
+    _row = _record.row(i)
+    lang = _settings.lang
+    changes = render.row_changes(before, _row, _tokens, lang)
+    for name, change in list(changes.items()):
+        if not _patch(_element(render.ROW_PARTS[name]), json.dumps(change)):
+            del changes[name]  # not the shape expected: drawn whole below
+    for name, html in render.render_row_views(_row, _tokens, lang, skip=changes).items():
+        _element(render.ROW_PARTS[name]).innerHTML = html
+    _mark_heatmap_row(before.focus, False)
+    _mark_heatmap_row(i, True)
+    _check_word(i, checked)
+    _element("announce").textContent = render.row_announcement(_row, _tokens, lang)
+    _set_messages()
+    publish(_record)
+
+
+# Changes in place, in one call: [[selector, attribute ("" = text, "outerHTML"), values]],
+# each selector (inside `root`) finding exactly one element per value, in order. The
+# numbers and texts all come from Python (render.row_changes); this only writes them,
+# where 1,500 writes from Python would cost a browser call each. Stops and returns false
+# when a selector finds another count: the caller then draws the part whole. (Made with
+# Function, as PyScript makes its hooks: the page's CSP allows it, and no file is added.)
+_patch = js.Function.new("root", "changes", """
+  for (const [selector, name, values] of JSON.parse(changes)) {
+    const found = root.querySelectorAll(selector);
+    if (found.length !== values.length) return false;
+    values.forEach((value, k) => {
+      if (name === "") found[k].textContent = value;
+      else if (name === "outerHTML") found[k].outerHTML = value;
+      else found[k].setAttribute(name, value);
+    });
+  }
+  return true;
+""")
+
+
+def _check_word(i, checked):
+    if not checked:
+        radio = _region("sentence").querySelector(f'input[name="word"][value="{i}"]')
+        if radio and not radio.checked:
+            radio.checked = True
+
+
+def _mark_heatmap_row(i, selected):
+    """Highlight row i of the heatmap (or not), and say so on its row header button."""
+    rows = _shown.get("heatmap rows")
+    if rows is None:
+        table = _region("view-heatmap").querySelector("table.heatmap")
+        rows = _shown["heatmap rows"] = table.tBodies[0].rows if table else ()
+    if 0 <= i < len(rows):
+        tr = rows[i]
+        if selected:  # (as drawn: a row has no other class)
+            tr.setAttribute("class", "selected")
+        else:
+            tr.removeAttribute("class")
+        tr.cells[0].firstElementChild.setAttribute("aria-pressed", "true" if selected else "false")
+
+
+def _page_url(embed=None, quiz=None):
+    """This page's address for the current state; `embed` True/False adds/removes embed=1;
+    `quiz` True: with guess-first on (an exercise link). Written in Python (no browser
+    call): the address's other parameters were read once at start."""
+    base, others = _address
+    settings = _settings if quiz is None else _settings.copy(quiz=quiz)
+    return base + "?" + schema.page_query(settings, others, embed)
+
+
+def _write_url():
+    """Put the current state in the address bar (history.replaceState)."""
+    global _url_timer, _url_written
+    _url_timer = None
+    _url_written = time.monotonic()
+    window.history.replaceState(None, "", _page_url())
+
+
+_write_url_later = _task(_write_url)
+
+
+def _schedule_url():
+    """Write the address in a task of its own, after the click's own work, and at most
+    every URL_EVERY seconds: a burst of clicks (arrow keys through 200 words) writes it
+    once, the last state (browsers ignore replaceState past ~100 calls in 10 s). Copy
+    buttons build the address themselves, so they are never behind."""
+    global _url_timer
+    if _url_timer is None:
+        wait = max(0.0, URL_EVERY - (time.monotonic() - _url_written))
+        _url_timer = js.setTimeout(_write_url_later, int(wait * 1000))
+
+
+def publish(record, payload=None):
+    """Publish the state of `record` (the one on screen); `payload` is its JSON when the
+    caller has it already. The address follows in a task of its own (`_schedule_url`)."""
+    payload = payload or contract.state_json_of(_settings, _tokens, record, _quiz)
+    _element("attention-state").textContent = payload
+    global _said_ready
+    if not _said_ready:
+        document.documentElement.dataset.state = _said_ready = "ready"
+    _schedule_url()
+    if _framed:
+        message = js.JSON.parse('{"type": "attention:state", "state": ' + payload + "}")
+        window.parent.postMessage(message, "*")
+
+
+def _show_sentence(sentence):
+    """Show a new sentence (switches kept; an example starts with its word selected). On
+    bad input keep the old sentence on screen and say why; the box keeps the text."""
+    lang = _settings.lang
+    tokens, problem = schema.check_sentence(sentence, _lexicons[lang], _settings.limit)
+    if tokens is None:
+        _settings.text = sentence
+        _set_messages([problem])
+        return False
+    focus = schema.preset_focus(sentence, lang)
+    _render(_settings.copy(sentence=sentence, text=sentence, focus=focus), tokens, ("sentence",))
+    return True
+
+
+def _show_error(error):
+    global _messages_html
+    js.console.error(traceback.format_exc())
+    _messages_html = None
+    lang = _settings.lang if _settings else "it"
+    _region("messages").innerHTML = render.render_messages(
+        [schema.Note("error_handler", level="error", error=type(error).__name__)], (), lang)
+
+
+def guarded(handler):
+    """Run a handler (plain or async); on an unexpected error show one line and keep the
+    page working. Plain handlers stay plain: they must call preventDefault() in time."""
+    if inspect.iscoroutinefunction(handler):
+        async def run(event):
+            try:
+                await handler(event)
+            except Exception as error:  # noqa: BLE001 - the page must survive anything
+                _show_error(error)
+    else:
+        def run(event):
+            try:
+                handler(event)
+            except Exception as error:  # noqa: BLE001 - the page must survive anything
+                _show_error(error)
+
+    run.__name__ = handler.__name__
+    return run
+
+
+def _apply(setting, value):
+    """A control changed `setting` to `value`: recompute, or only re-read the record."""
+    global _settings
+    if setting.attr == "focus":
+        _select_row(value)
+    elif setting.attr == "mode":
+        _render(schema.switch_mode(_settings, value), _lexicon_tokens, ("all",))
+    elif setting.recompute:
+        regions = ("editor",) if setting.attr == "head" else ()
+        _render(_settings.copy(**{setting.attr: value}), _lexicon_tokens, regions)
+    else:  # the view an embedded widget shows: nothing to compute or redraw
+        _settings = _settings.copy(**{setting.attr: value})
+        _region("analysis").dataset.view = value
+        publish(_record)
+
+
+@when("change", "#app")
+@guarded
+def on_change(event):
+    """The dispatch: a control named after a setting of the schema changes that setting."""
+    target = event.target
+    name = target.name
+    if name == "preset" and target.value != "":
+        _show_sentence(PRESETS[_settings.lang][int(target.value)][0])
+    elif name == "lang" and target.value in LANGS and target.value != _settings.lang:
+        settings, tokens = schema.switch_language(_settings, target.value, _lexicons)
+        _render(settings, tokens, ("all",))
+        document.querySelector(f'input[name="lang"][value="{settings.lang}"]').focus()
+    elif name == "word":
+        _select_row(int(target.value), checked=True)
+    elif name == "cell":
+        _commit_cell(target)
+    elif name == "mm-example" and target.value != "":
+        _, q, k, v = matrices.EXAMPLES[int(target.value)]
+        _render(_settings.copy(q=q, k=k, v=v, seed=None, focus=0), _lexicon_tokens, ("sentence",))
+        _region("mm-example").focus()
+    elif name in schema.BY_CONTROL and name != "lang":
+        setting = schema.BY_CONTROL[name]
+        try:
+            value = setting.from_control(target)
+        except schema.Bad:
+            return
+        if value != getattr(_settings, setting.attr):
+            _apply(setting, value)
+
+
+@when("input", "#app")
+@guarded
+def on_input(event):
+    """The temperature follows the slider live (bars, heatmap and table)."""
+    target = event.target
+    if target.name in _SLIDERS:
+        setting = schema.BY_CONTROL[target.name]
+        value = setting.from_control(target)
+        said = _SLIDERS[target.name](value, _settings.lang)
+        _region(target.name + "-value").textContent = said
+        target.setAttribute("aria-valuetext", said)
+        if value != getattr(_settings, setting.attr):
+            _apply(setting, value)
+
+
+_SLIDERS = {"temp": temperature_value, "pos": pos_value}  # sliders that follow live, and what they say
+
+
+@when("keydown", "#app")
+@guarded
+def on_keydown(event):
+    """Enter toggles a switch (native checkboxes only take Space)."""
+    target = event.target
+    if event.key == "Enter" and getattr(target, "type", None) == "checkbox":
+        event.preventDefault()
+        target.click()
+    elif getattr(target, "name", None) == "cell" and event.key == "Enter":
+        event.preventDefault()
+        _commit_cell(target)
+    elif getattr(target, "name", None) == "cell" and event.key == "Escape":
+        event.preventDefault()
+        target.value = target.dataset.value
+        _cell_problem(target, None)
+
+
+def _cell_problem(cell, message):
+    """Mark a cell invalid with `message` (the text typed stays), or clear the mark."""
+    if message is None:
+        cell.removeAttribute("aria-invalid")
+        cell.removeAttribute("aria-describedby")
+        _region("edit-message").textContent = ""
+    else:
+        cell.setAttribute("aria-invalid", "true")
+        cell.setAttribute("aria-describedby", "edit-message")
+        _region("edit-message").textContent = message
+
+
+def _commit_cell(cell):
+    """Enter, Tab or leaving a cell: a good number recomputes at once (the editor stays,
+    so focus moves on as the student asked); a bad one keeps its text and says why."""
+    lang = _settings.lang
+    matrix, r, c = cell.dataset.matrix, int(cell.dataset.r), int(cell.dataset.c)
+    try:
+        value = matrices.parse_cell(cell.value)
+    except matrices.Unreadable as problem:
+        _cell_problem(cell, text(lang, problem.key, **problem.params) + " "
+                      + text(lang, "cell_kept", value=cell.dataset.value))
+        return
+    _cell_problem(cell, None)
+    current = [t.card for t in _tokens] if matrix == "cards" else getattr(_record, matrix)
+    if value == current[r][c]:
+        cell.value = cell.dataset.value
+        return
+    edited = tuple(tuple(value if (i, j) == (r, c) else float(x) for j, x in enumerate(row))
+                   for i, row in enumerate(current))
+    _render(_settings.copy(**{matrix: edited}), _lexicon_tokens, ())
+    if matrix == "cards":  # the cards under the words follow
+        _region("sentence").innerHTML = render.render_words(_settings, _tokens, _record)
+    shown = short(value, lang, 6)
+    cell.dataset.value = cell.value = shown
+    changed = value != float(cell.dataset.designed)
+    cell.classList.toggle("edited", changed)
+    cell.nextElementSibling.textContent = "✎" if changed else ""
+    cell.setAttribute("aria-label", cell.dataset.label + (f" ({text(lang, 'edited_mark')})" if changed else ""))
+
+
+def _matrix_boxes():
+    """Read the Q, K, V boxes: ({name: matrix or None}, {name: message}) (empty box: None)."""
+    lang = _settings.lang
+    found, problems = {}, {}
+    for name in matrix_mode.INPUTS:
+        typed = _region("mm-" + name).value
+        if not typed.strip() and name != "q":
+            found[name] = None
+            continue
+        try:
+            found[name] = matrices.parse(typed)
+        except matrices.Unreadable as problem:
+            message = text(lang, problem.key, **problem.params)
+            if "row" in problem.params and problem.key.startswith("cell_"):
+                message = text(lang, "matrix_in_row", row=problem.params["row"], message=message)
+            problems[name] = message
+    if not problems:
+        shape = matrices.shape_problem(*matrices.resolve(found["q"], found["k"], found["v"]))
+        if shape is not None:
+            problems["k" if shape.key == "shape_qk" else "v"] = text(lang, shape.key, **shape.params)
+    return found, problems
+
+
+def _apply_boxes():
+    """'Compute': the typed Q, K, V replace the matrices; any problem is said beside its box
+    (the text stays, nothing is recomputed)."""
+    found, problems = _matrix_boxes()
+    for name in matrix_mode.INPUTS:
+        box, message = _region("mm-" + name), problems.get(name)
+        _region(f"mm-{name}-message").textContent = message or ""
+        if message:
+            box.setAttribute("aria-invalid", "true")
+        else:
+            box.removeAttribute("aria-invalid")
+    if problems:
+        _region("mm-" + next(n for n in matrix_mode.INPUTS if n in problems)).focus()
+        return
+    focus = _settings.focus if _settings.focus is not None and _settings.focus < len(found["q"]) else 0
+    _render(_settings.copy(q=found["q"], k=found["k"], v=found["v"], seed=None, focus=focus),
+            _lexicon_tokens, ("sentence",))
+    _region("mm-apply").focus()
+
+
+def _swap(a, b):
+    """Swap words a and b of the sentence; say whether the weights just moved with them."""
+    before, words = _record, [t.text for t in _lexicon_tokens]
+    if a == b or before is None:
+        return
+    sentence = " ".join(order.swapped(words, a, b))
+    tokens, problem = schema.check_sentence(sentence, _lexicons[_settings.lang], _settings.limit)
+    if tokens is None or len(tokens) != len(words):
+        _set_messages([problem] if problem else [])
+        return
+    focus = _settings.focus
+    focus = None if focus is None else order.permutation(len(words), a, b)[focus]
+    # the cards travel with their words (the lexicon might read a moved capital otherwise)
+    cards = tuple(tuple(c) for c in order.swapped([t.card for t in _tokens], a, b))
+    _render(_settings.copy(sentence=sentence, text=sentence, focus=focus, cards=cards), tokens, ("sentence",))
+    said = text(_settings.lang, order.verdict(before, _record, a, b), a=words[a], b=words[b])
+    _region("swap-a").value, _region("swap-b").value = str(a), str(b)
+    _region("order-result").textContent = said
+    _region("swap").focus()
+
+
+def _show_compare(typed, step):
+    """Mark the typed matrix's cells against the page's step (kept across recomputes)."""
+    global _compare
+    _compare = (typed, step)
+    _region("cmp-text").value = typed
+    _region("cmp-step").value = step
+    _region("compare-result").innerHTML = matrix_mode.compare(_record, typed, step, _settings.lang)
+
+
+def _take_guess():
+    """The guess form was sent: score the guess and reveal the answer (or ask for a word)."""
+    picked = document.querySelector('input[name="guess"]:checked')
+    if not picked or _row is None:
+        _region("guess-status").textContent = text(_settings.lang, "quiz_need_guess")
+        first = document.querySelector('input[name="guess"]')
+        if first:
+            first.focus()
+        return
+    pct = _region("guess-pct").value
+    _quiz.take_guess(_row, int(picked.value), int(pct) if pct.isdigit() else None)
+    _show_analysis()
+    publish(_record)
+    _region("next-word").focus()
+
+
+def _next_word():
+    """Guess first: go on to the next word that has someone to look at."""
+    n = _record.n_q
+    start = -1 if _row is None else _row.focus
+    for step in range(1, n + 1):
+        i = (start + step) % n
+        if any(_record.candidates[i]):
+            _select_row(i)
+            break
+    first = document.querySelector('input[name="guess"]')
+    if first:
+        first.focus()
+
+
+@when("submit", "#app")
+@guarded
+def on_submit(event):
+    event.preventDefault()
+    if event.target.id == "guess-form":
+        _take_guess()
+    elif _show_sentence(_region("sentence-input").value):
+        first = document.querySelector('input[name="word"]')
+        if first:
+            first.focus()
+
+
+def _share_status(message):
+    _region("share-status").textContent = message
+
+
+async def _copy(value):
+    """Put `value` in the visible box, selected, and try the clipboard (two ways)."""
+    area = _region("share-text")
+    area.hidden = False
+    area.value = value
+    area.focus()
+    area.select()
+    lang = _settings.lang
+    try:
+        await window.navigator.clipboard.writeText(value)
+        _share_status(text(lang, "copied"))
+        return
+    except Exception:  # noqa: BLE001 - no clipboard permission (e.g. inside an LMS iframe)
+        pass
+    try:
+        copied = bool(document.execCommand("copy"))
+    except Exception:  # noqa: BLE001
+        copied = False
+    _share_status(text(lang, "copied" if copied else "copy_manual"))
+
+
+def _download(data, name):
+    options = to_js({"type": "text/csv;charset=utf-8"}, dict_converter=js.Object.fromEntries)
+    blob = js.Blob.new(to_js([data]), options)
+    url = js.URL.createObjectURL(blob)
+    link = document.createElement("a")
+    link.href = url
+    link.download = name
+    document.body.appendChild(link)
+    link.click()
+    link.remove()
+    js.setTimeout(create_proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
+    _share_status(text(_settings.lang, "downloaded", file=name))
+
+
+@when("click", "#app")
+@guarded
+async def on_click(event):
+    button = event.target.closest("button")
+    if not button or button.type != "button":
+        return
+    if button.id == "copy-link":
+        await _copy(_page_url(embed=False))
+    elif button.id == "copy-embed":
+        await _copy(export.embed_snippet(_page_url(embed=True), _settings.lang))
+    elif button.id == "copy-exercise":
+        await _copy(_page_url(embed=False, quiz=True))
+    elif button.id == "copy-exercise-embed":
+        await _copy(export.embed_snippet(_page_url(embed=True, quiz=True), _settings.lang))
+    elif button.id == "next-word" and _record is not None:
+        _next_word()
+    elif button.id == "quiz-reset-score":
+        _quiz.reset_score()
+        _show_analysis()
+        publish(_record)
+        _region("quiz-reset-score").focus()
+        _region("announce").textContent = text(_settings.lang, "quiz_score_reset")
+    elif button.id == "export-csv" and _row is not None:
+        _download(export.steps_csv(_row, _tokens, _settings.lang),
+                  export.csv_filename(_tokens, _row, _settings.lang))
+    elif button.id == "export-matrix" and _record is not None:
+        _download(export.matrix_csv(_record, _tokens, _settings.lang),
+                  export.matrix_filename(_settings.lang))
+    elif button.id == "reset-edits":
+        _render(_settings.copy(w_q=None, w_k=None, w_v=None, cards=None), _lexicon_tokens, ("sentence",))
+        _region("reset-edits").focus()
+    elif button.id == "swap":
+        _swap(int(_region("swap-a").value), int(_region("swap-b").value))
+    elif button.id == "mm-apply":
+        _apply_boxes()
+    elif button.id == "mm-random":
+        seed = int(js.Math.floor(js.Math.random() * (schema.SEED_MAX + 1)))
+        _render(_settings.copy(seed=seed, focus=0), _lexicon_tokens, ("sentence",))
+        _region("mm-random").focus()
+    elif button.id == "cmp-go":
+        _show_compare(_region("cmp-text").value, _region("cmp-step").value)
+    elif button.id == "reset":
+        settings, tokens = schema.reset(_settings, _lexicons)
+        _quiz.reset_score()
+        _render(settings, tokens, ("all",))
+        _region("reset").focus()
+    elif button.classList.contains("row-pick"):
+        _select_row(int(button.dataset.row))
+        picked = document.querySelector(f'.row-pick[data-row="{button.dataset.row}"]')
+        if picked:
+            picked.focus()
+
+
+def _apply_host_message(data):
+    """Apply an attention:set message (already known to come from our parent)."""
+    if hasattr(data, "to_py"):
+        data = data.to_py()
+    settings, tokens, warnings, notes = schema.host_update(_settings, _lexicon_tokens, data, _lexicons)
+    for warning in warnings:
+        js.console.warn(warning)
+    _render(settings, tokens, ("all",), notes)
+
+
+@guarded
+def on_message(event):
+    """`attention:set` from the parent window only; everything else is ignored."""
+    if not _framed or not getattr(js.Object, "is")(event.source, window.parent):
+        return
+    data = event.data
+    if getattr(data, "type", None) == "attention:set":
+        _apply_host_message(data)
+
+
+def start():
+    """First render from the URL, then any host messages that arrived while Python was
+    loading (queued by static/boot.js).
+
+    Without state in the URL the pre-rendered page is already exactly what we would draw
+    (a test keeps it so; the state JSON is compared to be sure), so the controls are only
+    enabled: no redraw, no layout shift.
+    """
+    global _settings, _tokens, _lexicon_tokens, _record, _row, _address
+    location = window.location
+    pairs = [tuple(pair) for pair in js.URLSearchParams.new(location.search).entries()]
+    _address = (location.origin + location.pathname, pairs)
+    params = {}
+    for name, value in pairs:
+        params.setdefault(name, []).append(value)
+    settings, notes = schema.parse_params(params, _lexicons)
+    tokens, _ = schema.check_sentence(settings.sentence, _lexicons[settings.lang], settings.limit)
+    record = contract.compute(settings, tokens)
+    shown = contract.shown_tokens(settings, tokens, record)
+    payload = contract.state_json(contract.build_state(settings, shown, record))
+    if (not notes and not _lexicons[settings.lang].problems
+            and not any(p in params for p in schema.URL_KEYS)
+            and contract.same_state(payload, _region("attention-state").textContent)):
+        # (a lexicon edited after the build would differ from the pre-render: full render then)
+        _settings, _tokens, _lexicon_tokens, _record = settings, shown, tokens, record
+        _row = contract.selected_row(settings, record)
+        for element in document.querySelectorAll("#app [disabled]"):
+            element.removeAttribute("disabled")
+        _region("status").querySelector(".status-text").textContent = text(settings.lang, "ready")
+        publish(record, payload)
+    else:
+        _render(settings, tokens, ("all",), notes)
+    window.addEventListener("message", create_proxy(on_message))
+    queued = getattr(window, "attentionQueue", None)
+    if queued:
+        for data in queued.to_py(depth=1) if hasattr(queued, "to_py") else []:
+            _apply_host_message(data)
+        window.attentionQueue = to_js([])
