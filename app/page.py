@@ -16,6 +16,7 @@ render ends in `publish(record)`: the state JSON in #attention-state, `data-stat
 batch of rows at a time.
 """
 
+import gc
 import inspect
 import json
 import time
@@ -724,6 +725,9 @@ def start():
     else:
         _render(settings, tokens, ("all",), notes)
     window.addEventListener("message", create_proxy(on_message))
+    # Everything made so far (modules, the lexicon's ~35,000 entries) lives as long as the
+    # page: out of the collector's way, a full collection during a click no longer walks it.
+    gc.freeze()
     queued = getattr(window, "attentionQueue", None)
     if queued:
         for data in queued.to_py(depth=1) if hasattr(queued, "to_py") else []:
