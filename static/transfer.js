@@ -29,11 +29,12 @@
   window.attentionSnapshot = (function () {
     try {
       if (typeof caches === "undefined") return Promise.resolve(null);
-      var key = new URL("../snapshot/current", document.currentScript.src).href;
+      var base = new URL("../", document.currentScript.src).href;  /* this deployment */
+      var key = base + "snapshot/current";
       /* No snapshot was ever stored here (snapshot.mjs marks it): do not open the Cache API,
          whose first opening in a browser profile can take 100 ms or more. */
       try {
-        if (localStorage.getItem("attention-explorer-snapshot " + new URL("../", document.currentScript.src).href) === null)
+        if (localStorage.getItem("attention-explorer-snapshot " + base) === null)
           return Promise.resolve(null);
       } catch (e) { /* storage that cannot say: look in the cache */ }
       return caches.open("attention-explorer-snapshot").then(function (cache) {

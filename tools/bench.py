@@ -73,34 +73,23 @@ CLICKS_SCRIPT = """async (count) => {
   return [times, handler];
 }"""
 
-# A setting change (the causal mask switched), which recomputes the whole matrix.
+# A setting change (the causal mask switched), which recomputes the whole matrix: the
+# handler's time, and the time until the heatmap is whole again (a long grid is drawn in
+# batches, its table aria-busy until the last one).
 SETTING_SCRIPT = """async (count) => {
   const box = document.getElementById('mask');
-  const handler = [];
+  const handler = [], whole = [];
   for (let i = 0; i < count; i++) {
     await new Promise(ok => setTimeout(ok, Math.random() * 17));
     const t0 = performance.now();
     box.click();
     handler.push(performance.now() - t0);
-    await new Promise(ok => requestAnimationFrame(() => setTimeout(ok, 0)));
-  }
-  return handler;
-}"""
-
-# The same change, timed until the heatmap is whole again (a long grid is drawn in batches,
-# its table aria-busy until the last one).
-SETTING_COMPLETE_SCRIPT = """async (count) => {
-  const box = document.getElementById('mask');
-  const times = [];
-  for (let i = 0; i < count; i++) {
-    await new Promise(ok => setTimeout(ok, Math.random() * 17));
-    const t0 = performance.now();
-    box.click();
     while (document.querySelector('table.heatmap[aria-busy="true"]'))
       await new Promise(ok => setTimeout(ok, 0));
-    times.push(performance.now() - t0);
+    whole.push(performance.now() - t0);
+    await new Promise(ok => requestAnimationFrame(() => setTimeout(ok, 0)));
   }
-  return times;
+  return [handler, whole];
 }"""
 
 # 200 pieces (words and punctuation) of everyday Italian prose: most words occur once, as
@@ -217,8 +206,7 @@ def clicks(browser, url, count):
     page.evaluate("document.getElementById('view-heatmap').scrollIntoView()")  # the grid on screen
     page.evaluate(CLICKS_SCRIPT, 20)  # warm up
     frame, handler = page.evaluate(CLICKS_SCRIPT, count)
-    setting = page.evaluate(SETTING_SCRIPT, max(10, count // 10))
-    setting_complete = page.evaluate(SETTING_COMPLETE_SCRIPT, max(10, count // 10))
+    setting, setting_complete = page.evaluate(SETTING_SCRIPT, max(10, count // 10))
     shown = page.evaluate("JSON.parse(document.getElementById('attention-state').textContent).tokens.length")
     state_bytes = page.evaluate("new Blob([document.getElementById('attention-state').textContent]).size")
     frame_floor = page.evaluate(FLOOR_SCRIPT, count)

@@ -29,11 +29,10 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-
 STDLIB_KEEP = ROOT / "tools" / "stdlib-keep.txt"
 # Files worth compressing ahead of time (the server sends FILE.br or FILE.gz when it exists).
 PRECOMPRESS = (".wasm", ".mjs", ".js", ".css", ".json", ".zip")
-# PyScript's own modules it imports before it asks for the interpreter (by name; the hash
+# PyScript's own modules its core imports before it asks for the interpreter (by name; the hash
 # in each file name changes with the version). Preloaded, they are not fetched one after
 # another once Python's start has kept the page busy.
-PYSCRIPT_CHUNKS = ("core", "toml", "deprecations-manager", "donkey", "error", "py-editor", "py-game",
-                   "py-terminal")
+PYSCRIPT_CHUNKS = ("toml", "deprecations-manager", "donkey", "error", "py-editor", "py-game", "py-terminal")
 # The app's modules compiled for the browser's Python (tools/bytecode.mjs; kept current by
 # `prerender`), unpacked by PyScript into app/ (pyscript.toml).
 BYTECODE = "app/bytecode.zip"
@@ -123,16 +122,18 @@ def preload_list(root=ROOT):
     pyodide_dir = runtime_dirs(root)[0]
     runtime = [f"./vendor/{pyodide_dir}/{name}" for name in
                ("pyodide.mjs", "pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", "pyodide-lock.json")]
-    config = (root / "pyscript.toml").read_text(encoding="utf-8")
-    files = re.findall(r'^"(\./[^"]+)" = ', config, re.M)
     return (["./static/interpreter.mjs", "./static/snapshot.mjs"] + runtime + pyscript_chunks(root)
-            + ["./pyscript.toml", "./app/main.py"] + files)
+            + ["./pyscript.toml", "./app/main.py"] + config_files(root))
+
+
+def config_files(root=ROOT):
+    """The URLs of pyscript.toml's [files] ("./app/attention.py", …), in its order."""
+    return re.findall(r'^"(\./[^"]+)" = ', (root / "pyscript.toml").read_text(encoding="utf-8"), re.M)
 
 
 def app_sources(root=ROOT):
     """The app's .py files the page loads (pyscript.toml's [files]), relative to root."""
-    config = (root / "pyscript.toml").read_text(encoding="utf-8")
-    return [f[2:] for f in re.findall(r'^"(\./app/[^"]+\.py)" = ', config, re.M)]
+    return [f[2:] for f in config_files(root) if f.startswith("./app/") and f.endswith(".py")]
 
 
 def runtime_cache_tag(root=ROOT):
@@ -175,13 +176,13 @@ def make_bytecode(root=ROOT):
 
 
 def pyscript_chunks(root=ROOT):
-    """./vendor/pyscript-…/NAME-HASH.js of each of PYSCRIPT_CHUNKS, as core.js and its core
-    chunk import them (what PyScript loads before it asks for the interpreter)."""
+    """./vendor/pyscript-…/ core chunk (named by core.js) and NAME-HASH.js of each of
+    PYSCRIPT_CHUNKS, as that chunk imports them (what PyScript loads before it asks for the interpreter)."""
     folder = root / "vendor" / runtime_dirs(root)[1]
     core = re.search(r'from"\./(core-[\w-]+\.js)"', (folder / "core.js").read_text(encoding="utf-8")).group(1)
     imported = re.findall(r'import\("\./([\w-]+\.js)"\)', (folder / core).read_text(encoding="utf-8"))
-    found = [core] + [f for f in dict.fromkeys(imported) if any(re.fullmatch(rf"{n}-[\w-]+\.js", f) for n in PYSCRIPT_CHUNKS[1:])]
-    missing = [n for n in PYSCRIPT_CHUNKS[1:] if not any(f.startswith(n + "-") for f in found)]
+    found = [core] + [f for f in dict.fromkeys(imported) if any(re.fullmatch(rf"{n}-[\w-]+\.js", f) for n in PYSCRIPT_CHUNKS)]
+    missing = [n for n in PYSCRIPT_CHUNKS if not any(f.startswith(n + "-") for f in found)]
     if missing:  # a new PyScript: update PYSCRIPT_CHUNKS
         raise SystemExit(f"tools/build.py: PyScript's core no longer imports {missing}")
     return [f"./vendor/{folder.name}/{f}" for f in found]
@@ -243,8 +244,9 @@ def main(argv=None):
         if fresh != page or any(with_runtime_paths(text) != text for text in refs):
             print("index.html, pyscript.toml or static/interpreter.mjs is stale; run `make build`.")
             return 1
-        if stale_bytecode():
-            print("\n".join(stale_bytecode()) + "\nrun `make build`.")
+        stale = stale_bytecode()
+        if stale:
+            print("\n".join(stale) + "\nrun `make build`.")
             return 1
         print("index.html: pre-render is fresh.")
         return 0
