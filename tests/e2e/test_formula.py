@@ -129,16 +129,21 @@ def test_output_card_is_the_weighted_sum_of_the_values(page):
 
 @pytest.mark.parametrize("lang", ["it", "en"])
 def test_axe_finds_nothing_in_heatmap_saturated_and_scale_off_states(browser, base_url, lang):
-    """Heatmap on screen with a row chosen, saturated weights, scale off, embedded heatmap view: 0 violations."""
-    for query in (f"?lang={lang}&focus=2", f"?lang={lang}&scaled=0&temp=0.125",
-                  f"?lang={lang}&embed=1&view=heatmap", f"?lang={lang}&embed=1&view=output"):
+    """Heatmap on screen with a row chosen, saturated weights, scale off, embedded heatmap and output views: 0 violations."""
+    for query, views in ((f"?lang={lang}&focus=2", [None]), (f"?lang={lang}&scaled=0&temp=0.125", [None]),
+                         (f"?lang={lang}&embed=1&view=heatmap", [None, "output"])):
         context, page = open_page(browser, base_url, query, color_scheme="light")
         wait_ready(page)
-        assert_valid_state(get_state(page))
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
-            assert axe_violations(page) == [], (query, scheme)
+        for view in views:  # the embedded widget: its other view chosen on the same page
+            if view is not None:
+                page.locator(f'input[name="view"][value="{view}"]').check()
+                page.wait_for_function(f"document.querySelector('#analysis .view[data-view={view}]')"
+                                       ".offsetParent !== null")
+            assert_valid_state(get_state(page))
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+                assert axe_violations(page) == [], (query, view, scheme)
         context.close()
 
 
@@ -173,19 +178,20 @@ def test_host_message_sets_view_scale_and_temperature(browser, base_url):
     context.close()
 
 
-@pytest.mark.parametrize("width", [1280, 360])
 @pytest.mark.parametrize("lang", ["it", "en"])
-def test_heatmap_scrolls_in_its_box_and_screenshots(browser, base_url, width, lang):
+def test_heatmap_scrolls_in_its_box_and_screenshots(browser, base_url, lang):
     """At 360 px the page does not scroll sideways (the grid scrolls in its own box); screenshots saved."""
     words = "+".join(("Il gatto seduto sul tappeto dormiva mentre il cane rincorreva la palla nel giardino "
                       "e la maestra leggeva una storia").split())
     context, page = open_page(browser, base_url, f"?lang={lang}&s={words}&focus=5",
-                              viewport={"width": width, "height": 800})
+                              viewport={"width": 1280, "height": 800})
     wait_ready(page)
-    assert page.evaluate("document.documentElement.scrollWidth") <= width
-    wrap = page.locator(".heatmap-wrap")
-    if width == 360:
-        assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")
     SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"formula-{lang}-{width}.png"), full_page=True)
+    for width in (1280, 360):  # one page, resized (the layout follows the viewport)
+        page.set_viewport_size({"width": width, "height": 800})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, width
+        wrap = page.locator(".heatmap-wrap")
+        if width == 360:
+            assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")
+        page.screenshot(path=str(SHOTS / f"formula-{lang}-{width}.png"), full_page=True)
     context.close()

@@ -66,20 +66,24 @@ def test_editing_one_cell_of_w_q_moves_the_pattern_and_survives_a_reload(page_at
     assert wait_state(again, "s.w_q[1][0] === 3")["w_q"][1] == [3.0, 0.0, 2.0, 0.0]
 
 
-@pytest.mark.parametrize("typed", ["abc", "1,2,3", "NaN", "inf", "-Infinity", "1e308", ""])
-def test_a_bad_cell_keeps_its_text_says_why_and_recomputes_nothing(page_at, typed):
+BAD_CELLS = ["abc", "1,2,3", "NaN", "inf", "-Infinity", "1e308", ""]
+
+
+def test_a_bad_cell_keeps_its_text_says_why_and_recomputes_nothing(page_at):
     """Letters, lists, NaN, ±∞, a huge number or nothing: the text stays, a message says why, the state does not move."""
     page = page_at("?lang=en")
     before = get_state(page)
-    page.fill("#cell-w_q-1-0", typed)
-    page.press("#cell-w_q-1-0", "Enter")
-    page.wait_for_function("document.getElementById('edit-message').textContent.length > 0")
-    message = page.inner_text("#edit-message")
-    assert "stays 3" in message and page.input_value("#cell-w_q-1-0") == typed
-    assert page.get_attribute("#cell-w_q-1-0", "aria-invalid") == "true"
-    assert get_state(page)["rows"] == before["rows"]
-    page.press("#cell-w_q-1-0", "Escape")
-    assert page.input_value("#cell-w_q-1-0") == "3" and page.inner_text("#edit-message") == ""
+    for typed in BAD_CELLS:  # one page; Escape puts the cell back before the next
+        page.fill("#cell-w_q-1-0", typed)
+        page.press("#cell-w_q-1-0", "Enter")
+        page.wait_for_function("document.getElementById('edit-message').textContent.length > 0")
+        message = page.inner_text("#edit-message")
+        assert "stays 3" in message and page.input_value("#cell-w_q-1-0") == typed, typed
+        assert page.get_attribute("#cell-w_q-1-0", "aria-invalid") == "true", typed
+        assert get_state(page)["rows"] == before["rows"], typed
+        page.press("#cell-w_q-1-0", "Escape")
+        assert page.input_value("#cell-w_q-1-0") == "3" and page.inner_text("#edit-message") == "", typed
+        assert page.get_attribute("#cell-w_q-1-0", "aria-invalid") != "true", typed
 
 
 def test_keyboard_alone_edits_a_card_with_tab_and_enter(page_at):
