@@ -44,7 +44,7 @@ async function start() {
     await plan.refused();
     pyodide = await loadNormally(options);
   }
-  html.dataset.start = plan.kind; window.__py = pyodide;
+  html.dataset.start = plan.kind;
   window.attentionWasmMemory = () => wasmMemoryBytes(pyodide);  /* read by `make bench` */
   whenReady(html, () => plan.afterReady(pyodide));
   return pyodide;
