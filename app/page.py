@@ -214,7 +214,8 @@ def _select_row(i, checked=False):
 
 
 # Changes in place, in one call: [[selector, attribute ("" = text, "outerHTML"), values]],
-# each selector (inside `root`) finding exactly one element per value, in order. The
+# each selector (inside `root`) finding exactly one element per value, in order; a value
+# already there is not written again (the text of a cell is changed in its own text node). The
 # numbers and texts all come from Python (render.row_changes); this only writes them,
 # where 1,500 writes from Python would cost a browser call each. Stops and returns false
 # when a selector finds another count: the caller then draws the part whole. (Made with
@@ -224,9 +225,15 @@ _patch = js.Function.new("root", "changes", """
     const found = root.querySelectorAll(selector);
     if (found.length !== values.length) return false;
     values.forEach((value, k) => {
-      if (name === "") found[k].textContent = value;
-      else if (name === "outerHTML") found[k].outerHTML = value;
-      else found[k].setAttribute(name, value);
+      const element = found[k];
+      if (name === "") {
+        const only = element.firstChild;  /* a lone text node is changed, not replaced */
+        if (only && only.nodeType === 3 && !only.nextSibling) {
+          if (only.data !== value) only.data = value;
+        } else element.textContent = value;
+      }
+      else if (name === "outerHTML") element.outerHTML = value;
+      else if (element.getAttribute(name) !== value) element.setAttribute(name, value);
     });
   }
   return true;
@@ -334,13 +341,26 @@ def guarded(handler):
                 _show_error(error)
     else:
         def run(event):
+            paused = gc.isenabled()
+            if paused:  # see _collect_later
+                gc.disable()
             try:
                 handler(event)
             except Exception as error:  # noqa: BLE001 - the page must survive anything
                 _show_error(error)
+            finally:
+                if paused:
+                    js.setTimeout(_collect_later, 0)
 
     run.__name__ = handler.__name__
     return run
+
+
+# A setting change at 200 words makes some 200,000 numbers in lists: Python's collector
+# would run dozens of times inside the handler, and now and then walk every object
+# (~25 ms at once). It is paused while a plain handler runs and resumed in a task of its
+# own, after the new numbers are on screen: the same collections, out of the student's way.
+_collect_later = create_proxy(lambda *_: gc.enable())
 
 
 def _apply(setting, value):

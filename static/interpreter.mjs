@@ -17,14 +17,34 @@ const streams = {};
 const forward = (name, fallback) => (text) => (streams[name] || fallback)(text);
 let starting = null;
 
-/* `then` a little after the page is ready: the student's first clicks come first. */
+/* `then` once the page is ready and the student has paused: the snapshot's maker (a
+   second Python start, seconds of CPU) would otherwise compete with their clicks on a
+   machine of two cores. It waits for QUIET_MS without a click, key or input (counted
+   from this module's start, so clicks before ready count too), and at most LATEST_MS
+   after ready, so a student who never pauses still gets a quick second visit. */
+const QUIET_MS = 2000, LATEST_MS = 30000;
+const INPUTS = ["pointerdown", "click", "keydown", "input", "change"];
+let lastInput = 0;
+const noted = () => { lastInput = performance.now(); };
+INPUTS.forEach((type) => addEventListener(type, noted, { capture: true, passive: true }));
+
 function whenReady(html, then) {
-  const later = () => setTimeout(then, 2000);
-  if (html.dataset.state === "ready") return later();
+  const quiet = () => {
+    const readyAt = performance.now();
+    const check = () => {
+      const now = performance.now();
+      const wait = Math.min(Math.max(lastInput, readyAt) + QUIET_MS, readyAt + LATEST_MS) - now;
+      if (wait > 0) return void setTimeout(check, wait);
+      INPUTS.forEach((type) => removeEventListener(type, noted, { capture: true }));
+      then();
+    };
+    check();
+  };
+  if (html.dataset.state === "ready") return quiet();
   const watch = new MutationObserver(() => {
     if (html.dataset.state !== "ready") return;
     watch.disconnect();
-    later();
+    quiet();
   });
   watch.observe(html, { attributes: true, attributeFilter: ["data-state"] });
 }

@@ -203,3 +203,30 @@ def test_attention_imports_only_math():
     imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     imported |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     assert imported == {"math"}
+
+
+@given(st.lists(st.booleans(), max_size=30))
+def test_candidate_runs_are_the_slices_of_the_candidates(candidates):
+    """The runs a row's softmax reads cover exactly the candidates, each run whole and in order."""
+    runs = attention.candidate_runs(candidates)
+    covered = [j for start, stop in runs for j in range(start, stop)]
+    assert covered == [j for j, c in enumerate(candidates) if c]
+    assert all(stop == len(candidates) or not candidates[stop] for _, stop in runs)  # maximal runs
+
+
+@pytest.mark.parametrize("mask", [False, True])
+def test_repeated_words_and_reused_products_match_numpy(mask):
+    """A long text whose words repeat and whose card values recur (reused dots and products) equals numpy, row by row."""
+    rng = np.random.default_rng(7)
+    cards = [list(map(float, rng.choice([0, 0.5, 1, 2, 3], 4))) for _ in range(9)] * 3
+    w_q = [list(map(float, rng.choice([0, 1, 2, 3], 4))) for _ in range(4)]
+    r = attend(cards, mask=mask, w_q=w_q)
+    x = np.asarray(cards)
+    ref = attention_matrix(x @ np.asarray(w_q), x, x, mask=mask)
+    for i in range(len(cards)):
+        np.testing.assert_allclose([d if d is not None else np.nan for d in r.dots[i]],
+                                   np.where(ref["allowed"][i] | ~np.asarray(r.masked[i]), ref["dots"][i], np.nan),
+                                   rtol=0, atol=1e-12)
+        np.testing.assert_allclose(r.weights[i], ref["weights"][i], rtol=0, atol=1e-12)
+        if r.outputs[i] is not None:
+            np.testing.assert_allclose(r.outputs[i], ref["output"][i], rtol=0, atol=1e-12)
