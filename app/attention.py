@@ -200,9 +200,9 @@ def candidate_runs(candidates):
         start = stop
 
 
-def softmax_row(logits, candidates, runs=None):
+def softmax_row(logits, runs):
     """(exps, exp_sum, weights) of one row: e^logit as shown (capped), stable weights.
-    `runs`: candidate_runs(candidates), when the caller knows them.
+    `runs`: the row's candidate_runs (non-candidates get no e^logit and weigh exactly 0).
 
     e^logit = e^top · e^(logit − top): one exponential a cell (the shifted ones give the
     stable weights); past the cap, or where the shifted one underflows, e^logit is
@@ -210,7 +210,6 @@ def softmax_row(logits, candidates, runs=None):
     `x - top`, `e * scale`, `x / total` a cell, at about half the cost of comprehensions.)
     """
     n = len(logits)
-    runs = candidate_runs(candidates) if runs is None else runs
     exps, weights = [None] * n, [0.0] * n
     if not runs:
         return exps, 0.0, weights
@@ -235,19 +234,16 @@ def softmax_row(logits, candidates, runs=None):
     return exps, sum(shown), weights
 
 
-def row_dots(q, key_columns, n_k, scaled_columns=None):
+def row_dots(q, key_columns, n_k, scaled_columns):
     """q · k_j for every key, a column at a time (zero components cost nothing): [n_k].
     `scaled_columns`: a dict kept across the rows of one matrix, {(c, q_c): q_c × column c}
     (a card's components take few values, so most rows reuse these products)."""
     dots = [0.0] * n_k
     for c, (qc, column) in enumerate(zip(q, key_columns)):
         if qc:
-            if scaled_columns is None:
-                products = map(qc.__mul__, column)
-            else:
-                products = scaled_columns.get((c, qc))
-                if products is None:
-                    products = scaled_columns[(c, qc)] = list(map(qc.__mul__, column))
+            products = scaled_columns.get((c, qc))
+            if products is None:
+                products = scaled_columns[(c, qc)] = list(map(qc.__mul__, column))
             dots = list(map(float.__add__, dots, products))
     return dots
 
@@ -317,7 +313,7 @@ def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=Tru
             hidden = [None] * (n_k - i - 1)
             dots, logits = dots[:i + 1] + hidden, logits[:i + 1] + hidden
         runs = candidate_runs(candidates)
-        exps, exp_sum, weights = softmax_row(logits, candidates, runs)
+        exps, exp_sum, weights = softmax_row(logits, runs)
         output = None
         if runs:  # Σ_j w_ij · v_j  [d_v] (non-candidates weigh exactly 0)
             lo, hi = runs[0][0], runs[-1][1]  # (zeros outside)
