@@ -63,7 +63,7 @@ node_modules/.stamp: package.json package-lock.json | python-version
 	npm ci --no-audit --no-fund
 	touch $@
 
-vendor/.stamp: node_modules/.stamp tools/stdlib-keep.txt | python-version
+vendor/.stamp: node_modules/.stamp tools/stdlib-keep.txt tools/bytecode.mjs | python-version
 	$(PYTHON) -m tools.build vendor
 	touch $@
 

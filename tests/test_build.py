@@ -11,9 +11,26 @@ SHIPPED = build.ROOT / "vendor" / build.runtime_dirs()[0] / "python_stdlib.zip"
 def test_shipped_stdlib_holds_only_the_kept_modules():
     """python_stdlib.zip in vendor/ is the keep-list only: a fraction of Pyodide's full one."""
     names = zipfile.ZipFile(SHIPPED).namelist()
-    assert "json/__init__.py" in names and "asyncio/__init__.py" in names
-    assert "unittest/__init__.py" not in names and "email/__init__.py" not in names
+    assert "json/__init__.pyc" in names and "asyncio/__init__.pyc" in names
+    assert "unittest/__init__.pyc" not in names and "email/__init__.pyc" not in names
     assert len(names) < len(zipfile.ZipFile(FULL).namelist()) / 3
+
+
+def test_shipped_stdlib_is_compiled_by_the_runtimes_python():
+    """Every module of the shipped stdlib is a .pyc alone (the browser compiles no library
+    module at start), for the same Python as the app's bytecode, and matches its source in
+    Pyodide's full library (the hash in its header)."""
+    import _imp
+    shipped, full = zipfile.ZipFile(SHIPPED), zipfile.ZipFile(FULL)
+    app_magic = {zipfile.ZipFile(build.ROOT / build.BYTECODE).read(name)[:4]
+                 for name in zipfile.ZipFile(build.ROOT / build.BYTECODE).namelist()}
+    assert len(app_magic) == 1
+    for name in shipped.namelist():
+        assert name.endswith(".pyc"), name
+        head = shipped.read(name)[:16]
+        assert head[:4] in app_magic, name
+        source = full.read(name[:-1])
+        assert head[8:16] == _imp.source_hash(int.from_bytes(head[:4], "little"), source), name
 
 
 def test_page_and_config_point_at_the_pinned_runtime():

@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -27,6 +28,10 @@ from app import contract, lexicon, render, settings as schema  # noqa: E402
 START, END = "<!-- prerender:start -->", "<!-- prerender:end -->"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
 STDLIB_KEEP = ROOT / "tools" / "stdlib-keep.txt"
+# How the shipped stdlib is made from the keep-list (tools/bytecode.mjs stdlib). Part of the
+# versioned folder's name with the list: change it whenever that recipe changes, so no
+# browser keeps a copy made the old way under the same name.
+STDLIB_FORMAT = "pyc-O2-noranges-1"
 # Files worth compressing ahead of time (the server sends FILE.br or FILE.gz when it exists).
 PRECOMPRESS = (".wasm", ".mjs", ".js", ".css", ".json", ".zip")
 # PyScript's own modules its core imports before it asks for the interpreter (by name; the hash
@@ -58,10 +63,10 @@ def runtime_dirs(root=ROOT):
     """The versioned folder names under vendor/: (pyodide, pyscript).
 
     Assets there never change under the same name, so the server lets browsers cache them
-    for a year. The Pyodide folder also carries a hash of the stdlib keep-list, since the
-    trimmed python_stdlib.zip in it depends on that list.
+    for a year. The Pyodide folder also carries a hash of the stdlib keep-list and of
+    STDLIB_FORMAT, since the python_stdlib.zip in it depends on both.
     """
-    keep = hashlib.sha256(STDLIB_KEEP.read_bytes()).hexdigest()[:8]
+    keep = hashlib.sha256(STDLIB_KEEP.read_bytes() + STDLIB_FORMAT.encode()).hexdigest()[:8]
     return (f"pyodide-{pinned_version('pyodide', root)}-{keep}",
             f"pyscript-{pinned_version('@pyscript/core', root)}")
 
@@ -77,7 +82,8 @@ def trimmed_stdlib(full_zip, modules):
     """Bytes of a python_stdlib.zip holding only `modules` (and their parent packages).
 
     Stored uncompressed: the server's Brotli then compresses across files, which gives a
-    smaller download than the per-file deflate of the original.
+    smaller download than the per-file deflate of the original. Still sources: vendor()
+    compiles them (compiled_stdlib).
     """
     import io
     source = zipfile.ZipFile(full_zip)
@@ -99,6 +105,18 @@ def trimmed_stdlib(full_zip, modules):
             info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
             out.writestr(info, source.read(name))
     return buffer.getvalue()
+
+
+def compiled_stdlib(trimmed, root=ROOT):
+    """Bytes of `trimmed` (a zip of .py) with each module compiled by the runtime's own Python
+    into a .pyc alone (tools/bytecode.mjs stdlib): the browser's Python then imports the
+    library without compiling it at every first start."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source, out = Path(tmp) / "stdlib.zip", Path(tmp) / "stdlib-pyc.zip"
+        source.write_bytes(trimmed)
+        subprocess.run(["node", str(root / "tools" / "bytecode.mjs"), "stdlib", str(source), str(out)],
+                       check=True, cwd=root)
+        return out.read_bytes()
 
 
 def prerendered_region(lang="it"):
@@ -171,7 +189,7 @@ def stale_bytecode(root=ROOT):
 
 def make_bytecode(root=ROOT):
     """Write app/bytecode.zip with the browser's own Python (Pyodide in Node)."""
-    subprocess.run(["node", str(root / "tools" / "bytecode.mjs"), str(root / BYTECODE), *app_sources(root)],
+    subprocess.run(["node", str(root / "tools" / "bytecode.mjs"), "app", str(root / BYTECODE), *app_sources(root)],
                    check=True, cwd=root)
 
 
@@ -220,8 +238,8 @@ def vendor(root=ROOT):
     for name in PYODIDE_FILES + ("LICENSE",):
         if (modules / "pyodide" / name).exists():
             shutil.copy2(modules / "pyodide" / name, target / pyodide_dir / name)
-    (target / pyodide_dir / "python_stdlib.zip").write_bytes(
-        trimmed_stdlib(modules / "pyodide" / "python_stdlib.zip", stdlib_modules()))
+    (target / pyodide_dir / "python_stdlib.zip").write_bytes(compiled_stdlib(
+        trimmed_stdlib(modules / "pyodide" / "python_stdlib.zip", stdlib_modules()), root))
     shutil.copytree(modules / "@pyscript" / "core" / "dist", target / pyscript_dir,
                     ignore=shutil.ignore_patterns("*.map"))
     shutil.copy2(modules / "@pyscript" / "core" / "LICENSE", target / pyscript_dir / "LICENSE")
