@@ -11,6 +11,9 @@ on a noisy machine. Page-load figures are medians over `--runs` cold browser con
                 points of the 60 Hz frame (as a student's clicks), with its floor (the same
                 measure around a one-character change) and the page's own work; and, for
                 real mouse clicks, the browser's Event Timing figure (the INP measure)
+                (measured once the page has made its snapshot for later visits: a first
+                visit does that once, in a worker, at the student's first pause of 2 s or 30 s
+                after ready, and a click during it waits for the machine's cores)
   setting       the mask switched at 200 words: the handler, and until the whole grid is
                 drawn (a long grid comes in batches); also for 200 words of prose, where most
                 words occur once (the repeated 12-word sentence lets a repeated word's dots be
@@ -215,6 +218,8 @@ def clicks(browser, url, count):
     page = context.new_page()
     page.goto(url)
     page.wait_for_function(READY, timeout=120_000)
+    if not bench_deploy.wait_snapshot(page):
+        raise SystemExit("bench: the page made no snapshot in 120 s")
     page.evaluate("document.getElementById('view-heatmap').scrollIntoView()")  # the grid on screen
     page.evaluate(CLICKS_SCRIPT, 20)  # warm up
     frame, handler = page.evaluate(CLICKS_SCRIPT, count)
