@@ -28,10 +28,8 @@ from app import contract, lexicon, render, settings as schema  # noqa: E402
 START, END = "<!-- prerender:start -->", "<!-- prerender:end -->"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
 STDLIB_KEEP = ROOT / "tools" / "stdlib-keep.txt"
-# How the shipped stdlib is made from the keep-list (tools/bytecode.mjs stdlib). Part of the
-# versioned folder's name with the list: change it whenever that recipe changes, so no
-# browser keeps a copy made the old way under the same name.
-STDLIB_FORMAT = "pyc-O2-noranges-1"
+# Compiles the app's modules and the kept stdlib for the browser's Python (`app` / `stdlib`).
+BYTECODE_TOOL = ROOT / "tools" / "bytecode.mjs"
 # Files worth compressing ahead of time (the server sends FILE.br or FILE.gz when it exists).
 PRECOMPRESS = (".wasm", ".mjs", ".js", ".css", ".json", ".zip")
 # PyScript's own modules its core imports before it asks for the interpreter (by name; the hash
@@ -63,10 +61,11 @@ def runtime_dirs(root=ROOT):
     """The versioned folder names under vendor/: (pyodide, pyscript).
 
     Assets there never change under the same name, so the server lets browsers cache them
-    for a year. The Pyodide folder also carries a hash of the stdlib keep-list and of
-    STDLIB_FORMAT, since the python_stdlib.zip in it depends on both.
+    for a year. The Pyodide folder also carries a hash of the stdlib keep-list and of the
+    tool that compiles it, since the python_stdlib.zip in it depends on both (the Makefile's
+    vendor step depends on the same two files).
     """
-    keep = hashlib.sha256(STDLIB_KEEP.read_bytes() + STDLIB_FORMAT.encode()).hexdigest()[:8]
+    keep = hashlib.sha256(STDLIB_KEEP.read_bytes() + BYTECODE_TOOL.read_bytes()).hexdigest()[:8]
     return (f"pyodide-{pinned_version('pyodide', root)}-{keep}",
             f"pyscript-{pinned_version('@pyscript/core', root)}")
 
@@ -114,7 +113,7 @@ def compiled_stdlib(trimmed, root=ROOT):
     with tempfile.TemporaryDirectory() as tmp:
         source, out = Path(tmp) / "stdlib.zip", Path(tmp) / "stdlib-pyc.zip"
         source.write_bytes(trimmed)
-        subprocess.run(["node", str(root / "tools" / "bytecode.mjs"), "stdlib", str(source), str(out)],
+        subprocess.run(["node", str(BYTECODE_TOOL), "stdlib", str(source), str(out)],
                        check=True, cwd=root)
         return out.read_bytes()
 
@@ -189,7 +188,7 @@ def stale_bytecode(root=ROOT):
 
 def make_bytecode(root=ROOT):
     """Write app/bytecode.zip with the browser's own Python (Pyodide in Node)."""
-    subprocess.run(["node", str(root / "tools" / "bytecode.mjs"), "app", str(root / BYTECODE), *app_sources(root)],
+    subprocess.run(["node", str(BYTECODE_TOOL), "app", str(root / BYTECODE), *app_sources(root)],
                    check=True, cwd=root)
 
 
