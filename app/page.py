@@ -12,8 +12,8 @@ A host page may also send `attention:set` messages (see README). Every
 render ends in `publish(record)`: the state JSON in #attention-state, `data-state` on
 <html>, the URL (history.replaceState, in a task just after) and, when framed, an
 `attention:state` message to the parent. A word click redraws only what shows the row
-(the bars and the table changed in place, `_patch`); a long text's heatmap is drawn a
-batch of rows at a time.
+(the bars and the table changed in place, `_patch`); a long text's heatmap draws the
+window of rows its box shows, moved as the box scrolls (views/heatmap.py).
 """
 
 import gc
@@ -29,7 +29,7 @@ from pyscript import document, window, when
 from app import contract, export, lexicon, matrices, order, render, settings as schema
 from app.i18n import LANGS, PRESETS, short, text
 from app.quiz import Session
-from app.views import matrix_mode
+from app.views import heatmap, matrix_mode
 from app.views.controls import pos_value, temperature_value
 
 
@@ -57,10 +57,10 @@ URL_EVERY = 0.1  # s: the address is written at most this often (browsers thrott
 _shown = {}  # element id -> its proxy, for the elements a word click updates (reset on redraw)
 _messages_html = None  # what #messages shows now (None: unknown)
 _said_ready = None  # "ready" once <html data-state> says so
-HEATMAP_CELLS_AT_ONCE = 4000  # a bigger grid is drawn about this many cells at a time, each batch a
-# task of its own (at 200 words: 20 rows, more than its box shows)
-_heatmap_next = None  # the first heatmap row still to draw, or None
-_heatmap_timer = None  # the pending task that draws more rows, if any
+GRID_MARGIN = 8  # rows of a long grid drawn above and below what its box shows (views/heatmap.py)
+_grid_key = None  # the long grid's sentence: its scroll position is kept while this stays
+_grid_scroll = 0  # the grid box's scroll position (px) when the analysis was last redrawn
+_grid_row_px = 38.0  # a grid row's height as last measured (px)
 
 
 def _region(name):
@@ -125,44 +125,134 @@ def _quiz_on():
 
 def _show_analysis():
     """Redraw the analysis of the selected row (with guess-first: the question until a
-    guess) and say it in the live region."""
-    global _heatmap_next, _heatmap_timer
+    guess) and say it in the live region. A long grid keeps its scroll position while the
+    sentence stays (a setting change redraws it where the student was looking)."""
+    global _grid_key, _grid_scroll
     _quiz.follow(_row)
     _shown.clear()
     analysis = _region("analysis")
-    batch = _heatmap_batch()
+    key = (_settings.mode, _settings.text, _record.n_q if _record is not None else 0)
+    wrap = analysis.querySelector(".heatmap-wrap")
+    _grid_scroll = wrap.scrollTop if wrap and key == _grid_key else 0
+    _grid_key = key
+    first = max(0, int(_grid_scroll / _grid_row_px) - GRID_MARGIN)
     analysis.innerHTML = render.render_analysis(_settings, _tokens, _record, _row, quiz=_quiz_on(),
-                                                heatmap=batch)
-    _heatmap_next = batch if _record is not None and _record.n_q > batch else None
-    if _heatmap_next is not None and _heatmap_timer is None:
-        _heatmap_timer = js.setTimeout(_grow_heatmap_later, 0)
+                                                grid_first=first)
+    table = analysis.querySelector("table.heatmap")
+    if table and table.tBodies[0].firstElementChild.classList.contains("gap"):
+        _grid_fit(table, _grid_row_px, _grid_scroll)
     analysis.dataset.view = _settings.view
     _region("announce").textContent = render.row_announcement(_row, _tokens, _settings.lang, _quiz_on())
 
 
-def _heatmap_batch():
-    """How many heatmap rows are drawn at a time: about HEATMAP_CELLS_AT_ONCE cells."""
-    return max(1, HEATMAP_CELLS_AT_ONCE // max(1, _record.n_k)) if _record is not None else 1
+# A long grid's window (views/heatmap.py), in one browser call each: `_grid_fit` sizes
+# the two gap rows for the rows they stand for and, at the next frame (when the browser
+# lays the page out anyway), sizes them again if a row is not `rowPx` tall and scrolls the
+# box back to `scroll`; `_grid_move` keeps the
+# drawn rows that stay (a focused row header stays focused), removes the others, adds
+# `head` after the top gap and `tail` before the bottom one.
+_GRID_GAPS = """
+  const rows = +table.getAttribute("aria-rowcount") - 1;
+  const gaps = table.tBodies[0].querySelectorAll("tr.gap > td");
+  gaps[0].style.height = (table.dataset.start * rowPx) + "px";
+  gaps[1].style.height = ((rows - table.dataset.stop) * rowPx) + "px";
+"""
+_grid_fit = js.Function.new("table", "rowPx", "scroll", _GRID_GAPS + """
+  requestAnimationFrame(() => {
+    const row = table.querySelector("tr[data-row]"), px = row ? row.getBoundingClientRect().height : 0;
+    if (px > 0 && Math.abs(px - rowPx) > 0.01) {  /* rows of another height than last measured */
+      rowPx = px;""" + _GRID_GAPS + """
+    }
+    if (scroll > 0) table.parentElement.scrollTop = scroll;
+  });
+""")
+_grid_move = js.Function.new("table", "start", "stop", "head", "tail", "rowPx", """
+  const body = table.tBodies[0], top = body.firstElementChild, bottom = body.lastElementChild;
+  for (let tr = top.nextElementSibling; tr && tr !== bottom;) {
+    const next = tr.nextElementSibling, i = +tr.dataset.row;
+    if (i < start || i >= stop) tr.remove();
+    tr = next;
+  }
+  top.insertAdjacentHTML("afterend", head);
+  bottom.insertAdjacentHTML("beforebegin", tail);
+  table.dataset.start = start;
+  table.dataset.stop = stop;
+""" + _GRID_GAPS)
+
+# Scrolling a long grid's box, or Tab onto a row header near the drawn window's edge:
+# when the rows shown (or the focused one) come near an edge of the window,
+# `need(first, count, rowPx)` asks Python for the rows from `first` on, at once (a held
+# Tab key is faster than the box's scroll events). Plain JavaScript: it runs on every
+# scroll event and calls Python only then.
+_grid_watch = js.Function.new("need", """
+  return (event) => {
+    const target = event.target;
+    if (!target.classList) return;
+    const focused = target.classList.contains("row-pick");
+    const wrap = focused ? target.closest(".heatmap-wrap") : target;
+    if (!wrap || !wrap.classList.contains("heatmap-wrap")) return;
+    const table = wrap.querySelector("table.heatmap"), gap = table && table.querySelector("tr.gap");
+    const row = gap && table.querySelector("tr[data-row]");
+    if (!row) return;
+    const rowPx = row.getBoundingClientRect().height;
+    if (!(rowPx > 0)) return;
+    const n = +table.getAttribute("aria-rowcount") - 1, start = +table.dataset.start, stop = +table.dataset.stop;
+    let from, to;
+    if (focused) {
+      const count = Math.ceil(wrap.clientHeight / rowPx);
+      from = Math.max(0, +target.dataset.row - (count >> 1));
+      to = from + count;
+    } else {
+      const origin = gap.getBoundingClientRect().top - wrap.getBoundingClientRect().top + wrap.scrollTop;
+      from = Math.max(0, Math.floor((wrap.scrollTop - origin) / rowPx));
+      to = Math.ceil((wrap.scrollTop + wrap.clientHeight - origin) / rowPx);
+    }
+    if ((start > 0 && from < start + 2) || (stop < n && to > stop - 2)) need(from, to - from, rowPx);
+  };
+""")
 
 
-def _grow_heatmap():
-    """Draw the heatmap's next batch of rows (of the record on screen now, with its
-    selected row), and schedule the next batch; the last one lifts aria-busy."""
-    global _heatmap_next, _heatmap_timer
-    _heatmap_timer = None
-    table = _region("view-heatmap")
-    table = table and table.querySelector("table.heatmap")
-    if _heatmap_next is None or table is None:
+def _grid_rows_needed(first, count, row_px):
+    """The long grid's box shows rows first…first+count: draw the window around them."""
+    global _grid_row_px
+    table = _region("analysis").querySelector("table.heatmap")
+    if table is None or _record is None:
         return
-    start = _heatmap_next
-    stop = start + _heatmap_batch()
-    table.tBodies[0].insertAdjacentHTML("beforeend", render.heatmap_more(_settings, _tokens, _record, start, stop))
-    if stop < _record.n_q:
-        _heatmap_next = stop
-        _heatmap_timer = js.setTimeout(_grow_heatmap_later, 0)
+    _grid_row_px = float(row_px)
+    n, size = _record.n_q, max(heatmap.WINDOW, int(count) + 2 * GRID_MARGIN)
+    start = max(0, min(int(first) - GRID_MARGIN, n - size))
+    stop = min(n, start + size)
+    drawn = int(table.dataset.start), int(table.dataset.stop)
+    if (start, stop) == drawn:
+        return
+    if start >= drawn[1] or stop <= drawn[0]:  # no row stays
+        head, tail = (start, stop), (stop, stop)
     else:
-        _heatmap_next = None
-        table.removeAttribute("aria-busy")
+        head, tail = (start, max(start, drawn[0])), (min(stop, drawn[1]), stop)
+    rows = [render.heatmap_more(_settings, _tokens, _record, a, b) if b > a else "" for a, b in (head, tail)]
+    _grid_move(table, start, stop, rows[0], rows[1], _grid_row_px)
+
+
+def _grid_scrolled(first, count, row_px):
+    try:
+        _grid_rows_needed(first, count, row_px)
+    except Exception as error:  # noqa: BLE001 - the page must survive anything
+        _show_error(error)
+
+
+def _print_grid(whole):
+    """Printing shows a long grid whole; afterwards its window again."""
+    def run(*_):
+        table = _region("analysis").querySelector("table.heatmap")
+        if table is None or _record is None or not table.tBodies[0].querySelector("tr.gap"):
+            return
+        n = _record.n_q
+        start, stop = (0, n) if whole else heatmap.window_of(n, 0)
+        table.parentElement.scrollTop = 0
+        _grid_move(table, 0, 0, "", "", _grid_row_px)  # every drawn row goes
+        _grid_move(table, start, stop, render.heatmap_more(_settings, _tokens, _record, start, stop), "",
+                   _grid_row_px)
+    return run
 
 
 def _task(work):
@@ -173,9 +263,6 @@ def _task(work):
         except Exception as error:  # noqa: BLE001 - the page must survive anything
             _show_error(error)
     return create_proxy(run)
-
-
-_grow_heatmap_later = _task(_grow_heatmap)
 
 
 def _select_row(i, checked=False):
@@ -248,13 +335,11 @@ def _check_word(i, checked):
 
 
 def _mark_heatmap_row(i, selected):
-    """Highlight row i of the heatmap (or not), and say so on its row header button."""
-    rows = _shown.get("heatmap rows")
-    if rows is None:
-        table = _region("view-heatmap").querySelector("table.heatmap")
-        rows = _shown["heatmap rows"] = table.tBodies[0].rows if table else ()
-    if 0 <= i < len(rows):
-        tr = rows[i]
+    """Highlight row i of the heatmap (or not), and say so on its row header button (a
+    row outside a long grid's window is drawn with its mark when it comes in)."""
+    table = _element("view-heatmap")
+    tr = table and table.querySelector(f'table.heatmap tr[data-row="{i}"]')
+    if tr:
         if selected:  # (as drawn: a row has no other class)
             tr.setAttribute("class", "selected")
         else:
@@ -745,6 +830,11 @@ def start():
     else:
         _render(settings, tokens, ("all",), notes)
     window.addEventListener("message", create_proxy(on_message))
+    watch = _grid_watch(create_proxy(_grid_scrolled))
+    _region("app").addEventListener("scroll", watch, True)
+    _region("app").addEventListener("focusin", watch)
+    window.addEventListener("beforeprint", create_proxy(guarded(_print_grid(True))))
+    window.addEventListener("afterprint", create_proxy(guarded(_print_grid(False))))
     # Everything made so far (modules, the lexicon's ~35,000 entries) lives as long as the
     # page: out of the collector's way, a full collection during a click no longer walks it.
     gc.freeze()

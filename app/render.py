@@ -123,11 +123,11 @@ def row_names(settings, tokens, record):
 
 
 def heatmap_more(settings, tokens, record, start, stop):
-    """Rows start…stop of the heatmap, for a grid drawn `heatmap_rows` at a time."""
+    """Rows start…stop of the heatmap, for a long grid's window (views/heatmap.py)."""
     return heatmap_rows(record, row_names(settings, tokens, record), settings.focus, start, stop)
 
 
-def render_matrix_analysis(settings, tokens, record, row, interactive=True, heatmap=None):
+def render_matrix_analysis(settings, tokens, record, row, interactive=True, grid_first=0):
     """Matrix mode: every step as a matrix with its shape, the grid, the selected row's
     bars and steps table, and the compare field."""
     lang = settings.lang
@@ -138,13 +138,13 @@ def render_matrix_analysis(settings, tokens, record, row, interactive=True, heat
         f'<section id="view-bars" class="view result" data-view="bars">{views["bars"]}</section>'
         f'<section id="view-table" class="view steps-section" data-view="table">{views["table"]}</section>'
         f'<section id="view-heatmap" class="view heatmap-section" data-view="heatmap">'
-        f'{render_heatmap(record, tokens, settings.focus, lang, names, heatmap)}</section>'
+        f'{render_heatmap(record, tokens, settings.focus, lang, names, grid_first)}</section>'
     )
 
 
-def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, heatmap=None):
+def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, grid_first=0):
     """Query, bars, steps table, heatmap and output (or a prompt to pick a word).
-    `heatmap`: how many of the grid's rows to draw (None: all).
+    `grid_first`: a long grid is drawn from about this row (views/heatmap.py; None: all).
 
     With guess-first on (`quiz`: the tab's quiz.Session) the quiz section comes first;
     until the student guesses, only the question (query) and the guess form are shown,
@@ -159,11 +159,11 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
         if not quiz.revealed(row):
             return query_section(row, tokens, lang) + quiz_html
         return quiz_html + render_analysis(settings.copy(quiz=False), tokens, record, row, interactive,
-                                           heatmap=heatmap)
+                                           grid_first=grid_first)
     if settings.mode == "matrix":
-        return render_matrix_analysis(settings, tokens, record, row, interactive, heatmap)
+        return render_matrix_analysis(settings, tokens, record, row, interactive, grid_first)
     heatmap = (f'<section id="view-heatmap" class="view heatmap-section" data-view="heatmap">'
-               f'{render_heatmap(record, tokens, settings.focus, lang, rows=heatmap)}</section>')
+               f'{render_heatmap(record, tokens, settings.focus, lang, first=grid_first)}</section>')
     if row is None:
         return (view_tabs(settings.view, lang, interactive)
                 + f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>' + heatmap)

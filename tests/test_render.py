@@ -41,6 +41,7 @@ ALLOWED_ATTRS = {"id", "class", "for", "name", "type", "value", "checked", "disa
 ALLOWED_ATTRS |= {"aria-describedby", "aria-invalid", "aria-labelledby", "inputmode", "open",
                   "data-matrix", "data-r", "data-c", "data-value", "data-designed", "data-label",
                   "data-head"}  # heads and the editable cells
+ALLOWED_ATTRS |= {"aria-rowcount", "aria-rowindex", "data-start", "data-stop", "data-gap"}  # the grid
 
 
 def analysed(s, tokens):
@@ -252,6 +253,28 @@ def test_heatmap_has_every_weight_row_headers_and_marks(lexicons):
     assert cells[1] == ("masked", "·")  # Il cannot look at gatto, which comes after it
     assert [c[1] for c in cells[30:36]] == ["9", "42", "13", "10", "25", "—"]
     assert "6 parole → 36 punteggi; 1.000 parole → 1.000.000" in html
+
+
+def test_a_long_grid_draws_a_window_of_rows_between_two_gaps(lexicons):
+    """200 words: WINDOW rows from the row asked (clamped at the end), each with its
+    aria-rowindex, two gap rows for the rest, aria-rowcount 201; first=None draws all 200."""
+    words = ("Il gatto seduto sul tappeto dormiva e il cane guardava la luna ".split() * 17)[:200]
+    s = state.default_settings("it").copy(sentence=" ".join(words), text=" ".join(words), limit=200, focus=50)
+    tokens, _ = state.check_sentence(s.sentence, lexicons["it"], 200)
+    record, _ = analysed(s, tokens)
+    for first, start in ((50, 50), (190, 200 - heatmap.WINDOW), (0, 0)):
+        html = heatmap.render_heatmap(record, tokens, 50, "it", first=first)
+        rows = [int(i) for i in re.findall(r'<tr data-row="(\d+)"', html)]
+        assert rows == list(range(start, start + heatmap.WINDOW))
+        assert re.findall(r'<tr data-row="(\d+)" aria-rowindex="(\d+)"', html)[0] == (str(start), str(start + 2))
+        assert html.count('class="gap"') == 2 and 'aria-rowcount="201"' in html
+        assert ('class="selected"' in html) == (start <= 50 < start + heatmap.WINDOW)
+        assert "le righe si disegnano mentre scorri" in html
+    whole = heatmap.render_heatmap(record, tokens, 50, "it", first=None)
+    assert len(re.findall(r'<tr data-row=', whole)) == 200 and 'class="gap"' not in whole
+    _, six, six_record, _ = default_it(lexicons)
+    small = heatmap.render_heatmap(six_record, six, 5, "it")
+    assert 'class="gap"' not in small and "scorri" not in small
 
 
 def test_output_is_the_weighted_sum_of_the_values(lexicons):

@@ -5,11 +5,21 @@ shows its percentage (rounded on its own, as everywhere) and is shaded by weight
 masked cell shows · (logit −∞, weight 0), the word itself when it is no candidate —.
 Row headers are buttons (one tab stop a row, Enter/Space selects the word): choosing a
 row selects that word everywhere. A real <table>, so a screen reader can walk it.
+
+A long grid (more than WINDOW rows) draws only a window of WINDOW rows, around what its
+box shows: 200 words make 40,000 cells, and a browser lays out a table whole, so every
+setting change would cost a second of layout. Two empty rows (class "gap", hidden from
+screen readers) stand for the rows above and below the window, so the box scrolls as if
+all were there; app/page.py sizes them and moves the window as the box scrolls (a row
+header reached with Tab scrolls into view, so the next one is drawn in time). The table
+says aria-rowcount, each row its aria-rowindex, so a screen reader tells "row 57 of 201";
+printing draws every row; the CSV export of the matrix has them all.
 """
 
 from app.i18n import half_up, text
 from app.views.html import esc
 
+WINDOW = 32  # rows of a long grid drawn at a time (its box shows about 14)
 SHADES = 8  # shading classes s0…s7 by √(shown percentage), so middle weights show (the number is written too)
 
 
@@ -44,34 +54,53 @@ def cells(record, i):
                    for j, w in enumerate(record.weights[i]))
 
 
+def window_of(n, first):
+    """The rows (start, stop) drawn of a grid of n rows, from about row `first` on."""
+    if n <= WINDOW:
+        return 0, n
+    start = max(0, min(int(first), n - WINDOW))
+    return start, start + WINDOW
+
+
 def heatmap_rows(record, names, focus, start=0, stop=None):
     """The <tr>s of rows start…stop (all by default); `names`: every asking row's name."""
     rows = []
     for i in range(start, len(names) if stop is None else min(stop, len(names))):
         selected = i == focus
         rows.append(
-            f'<tr data-row="{i}"{" class=" + chr(34) + "selected" + chr(34) if selected else ""}>'
+            f'<tr data-row="{i}" aria-rowindex="{i + 2}"{" class=" + chr(34) + "selected" + chr(34) if selected else ""}>'
             f'<th scope="row"><button type="button" class="row-pick" data-row="{i}" '
             f'aria-pressed="{"true" if selected else "false"}">{esc(names[i])}</button></th>{cells(record, i)}</tr>')
     return "".join(rows)
 
 
-def render_heatmap(record, tokens, focus, lang, row_names=None, rows=None):
+def gap_row(where, n_k):
+    """An empty row standing for the undrawn rows above ("top") or below ("bottom")."""
+    return f'<tr class="gap" data-gap="{where}" aria-hidden="true"><td colspan="{n_k + 1}"></td></tr>'
+
+
+def render_heatmap(record, tokens, focus, lang, row_names=None, first=0):
     """The grid; `focus` is the selected row (highlighted), or None. `row_names`: the
-    asking rows' names when they are not `tokens` (matrix mode: q1, q2, …). `rows`: how
-    many rows to draw now (None: all); the table says aria-busy until the others follow
-    (app/page.py draws them in tasks of their own, so a long text's grid costs no long
-    wait)."""
+    asking rows' names when they are not `tokens` (matrix mode: q1, q2, …). A long grid
+    draws the WINDOW rows from about row `first` (see the module's note); `first=None`
+    draws every row (printing, a notebook)."""
     head = "".join(f'<th scope="col"><span>{esc(t.text)}</span></th>' for t in tokens)
     names = row_names or [t.text for t in tokens]
-    busy = ' aria-busy="true"' if rows is not None and rows < len(names) else ""
+    n = len(names)
+    start, stop = (0, n) if first is None else window_of(n, first)
+    body = heatmap_rows(record, names, focus, start, stop)
+    windowed = stop - start < n
+    if windowed:
+        body = gap_row("top", len(tokens)) + body + gap_row("bottom", len(tokens))
+    caption = text(lang, "heatmap_caption") + (text(lang, "heatmap_window") if windowed else "")
     corner = esc(text(lang, "heatmap_corner"))
     return (
         f'<h2>{esc(text(lang, "heatmap_heading"))}</h2>'
         f'<p class="heatmap-help">{esc(text(lang, "heatmap_help"))}</p>'
         f'<div class="heatmap-wrap" role="region" tabindex="0" aria-label="{esc(text(lang, "heatmap_heading"))}">'
-        f'<table class="heatmap"{busy}><caption>{esc(text(lang, "heatmap_caption"))}</caption>'
-        f'<thead><tr><td class="corner">{corner}</td>{head}</tr></thead>'
-        f'<tbody>{heatmap_rows(record, names, focus, 0, rows)}</tbody></table></div>'
+        f'<table class="heatmap" aria-rowcount="{n + 1}" data-start="{start}" data-stop="{stop}">'
+        f'<caption>{esc(caption)}</caption>'
+        f'<thead><tr aria-rowindex="1"><td class="corner">{corner}</td>{head}</tr></thead>'
+        f'<tbody>{body}</tbody></table></div>'
         f'<p class="heatmap-cost">{esc(cost_line(len(tokens), lang))}</p>'
     )

@@ -24,7 +24,7 @@ def numpy_state(s):
 
 
 def heatmap_texts(page):
-    return page.evaluate("""[...document.querySelectorAll('table.heatmap tbody tr')]
+    return page.evaluate("""[...document.querySelectorAll('table.heatmap tbody tr[data-row]')]
         .map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent))""")
 
 
@@ -129,11 +129,17 @@ def test_output_card_is_the_weighted_sum_of_the_values(page):
 
 @pytest.mark.parametrize("lang", ["it", "en"])
 def test_axe_finds_nothing_in_heatmap_saturated_and_scale_off_states(browser, base_url, lang):
-    """Heatmap on screen with a row chosen, saturated weights, scale off, embedded heatmap and output views: 0 violations."""
+    """Heatmap on screen with a row chosen, saturated weights, scale off, embedded heatmap and
+    output views, a long text's grid scrolled to its middle (a window of rows): 0 violations."""
+    long_text = "+".join(("Il gatto seduto sul tappeto dormiva e il cane guardava la luna ".split() * 5)[:60])
     for query, views in ((f"?lang={lang}&focus=2", [None]), (f"?lang={lang}&scaled=0&temp=0.125", [None]),
-                         (f"?lang={lang}&embed=1&view=heatmap", [None, "output"])):
+                         (f"?lang={lang}&embed=1&view=heatmap", [None, "output"]),
+                         (f"?lang={lang}&limit=60&s={long_text}&focus=30", [None])):
         context, page = open_page(browser, base_url, query, color_scheme="light")
         wait_ready(page)
+        if "limit=60" in query:
+            page.locator(".heatmap-wrap").evaluate("w => { w.scrollIntoView(); w.scrollTop = 700; }")
+            page.wait_for_function("+document.querySelector('table.heatmap').dataset.start > 0")
         for view in views:  # the embedded widget: its other view chosen on the same page
             if view is not None:
                 page.locator(f'input[name="view"][value="{view}"]').check()
