@@ -494,7 +494,6 @@ def on_change(event):
             _apply(setting, value)
 
 
-@when("input", "#app")
 @guarded
 def on_input(event):
     """The temperature follows the slider live (bars, heatmap and table)."""
@@ -510,6 +509,13 @@ def on_input(event):
 
 
 _SLIDERS = {"temp": temperature_value, "pos": pos_value}  # sliders that follow live, and what they say
+
+# `input` and `click` reach Python only from the targets that need them (on_input: a
+# slider; on_click: a button): a word click also fires both, and each would be a call into
+# Python for nothing (for the async on_click, a task too) inside the click.
+_for_targets = js.Function.new("selector", "handler", """
+  return (event) => { const t = event.target; if (t.closest && t.closest(selector)) handler(event); };
+""")
 
 
 @when("keydown", "#app")
@@ -724,7 +730,6 @@ def _download(data, name):
     _share_status(text(_settings.lang, "downloaded", file=name))
 
 
-@when("click", "#app")
 @guarded
 async def on_click(event):
     button = event.target.closest("button")
@@ -830,6 +835,8 @@ def start():
     else:
         _render(settings, tokens, ("all",), notes)
     window.addEventListener("message", create_proxy(on_message))
+    _region("app").addEventListener("input", _for_targets('input[type="range"]', create_proxy(on_input)))
+    _region("app").addEventListener("click", _for_targets('button[type="button"]', create_proxy(on_click)))
     watch = _grid_watch(create_proxy(_grid_scrolled))
     _region("app").addEventListener("scroll", watch, True)
     _region("app").addEventListener("focusin", watch)

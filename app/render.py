@@ -95,8 +95,9 @@ def render_row_views(row, tokens, lang, skip=()):
 
 
 def explain_html(row, tokens, lang):
-    note = explain(row, tokens, lang)
-    return f'<p class="explain">{esc(note)}</p>' if note else ""
+    """The bars' explanation; empty (and not shown) when the row needs none, so a word
+    click only changes its text."""
+    return f'<p class="explain">{esc(explain(row, tokens, lang))}</p>'
 
 
 def row_changes(before, row, tokens, lang):
@@ -106,12 +107,8 @@ def row_changes(before, row, tokens, lang):
     word = text(lang, "mm_row", i=row.focus + 1) if row.record.head_records is None else None
     changes = {"bars": bars_patch(before, row, tokens, lang, word),
                "table": table_patch(before, row, tokens, lang, word)}
-    if word is None:  # sentence mode: the bars' explanation comes, goes or changes
-        note, old = explain(row, tokens, lang), explain(before, tokens, lang)
-        if bool(note) != bool(old):
-            del changes["bars"]
-        elif note:
-            changes["bars"].append(("p.explain", "", [note]))
+    if word is None and changes["bars"] is not None:  # sentence mode: the bars' explanation
+        changes["bars"].append(("p.explain", "", [explain(row, tokens, lang)]))
     return {name: change for name, change in changes.items() if change is not None}
 
 
