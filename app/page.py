@@ -133,7 +133,7 @@ def _show_analysis():
     analysis = _region("analysis")
     key = (_settings.mode, _settings.text, _record.n_q if _record is not None else 0)
     wrap = analysis.querySelector(".heatmap-wrap")
-    _grid_scroll = wrap.scrollTop if wrap and key == _grid_key else 0
+    _grid_scroll = (getattr(wrap, "pendingScroll", None) or wrap.scrollTop) if wrap and key == _grid_key else 0
     _grid_key = key
     first = max(0, int(_grid_scroll / _grid_row_px) - GRID_MARGIN)
     analysis.innerHTML = render.render_analysis(_settings, _tokens, _record, _row, quiz=_quiz_on(),
@@ -148,9 +148,9 @@ def _show_analysis():
 # A long grid's window (views/heatmap.py), in one browser call each: `_grid_fit` sizes
 # the two gap rows for the rows they stand for and, at the next frame (when the browser
 # lays the page out anyway), sizes them again if a row is not `rowPx` tall and scrolls the
-# box back to `scroll`; `_grid_move` keeps the
-# drawn rows that stay (a focused row header stays focused), removes the others, adds
-# `head` after the top gap and `tail` before the bottom one.
+# box back to `scroll`; `_grid_move` keeps the drawn rows that stay (a focused row header
+# stays focused; if the focused one goes, the grid's box takes the focus), removes the
+# others, adds `head` after the top gap and `tail` before the bottom one.
 _GRID_GAPS = """
   const rows = +table.getAttribute("aria-rowcount") - 1;
   const gaps = table.tBodies[0].querySelectorAll("tr.gap > td");
@@ -158,21 +158,29 @@ _GRID_GAPS = """
   gaps[1].style.height = ((rows - table.dataset.stop) * rowPx) + "px";
 """
 _grid_fit = js.Function.new("table", "rowPx", "scroll", _GRID_GAPS + """
+  const wrap = table.parentElement;
+  if (scroll > 0) wrap.pendingScroll = scroll;  /* read by a redraw before that frame */
   requestAnimationFrame(() => {
     const row = table.querySelector("tr[data-row]"), px = row ? row.getBoundingClientRect().height : 0;
     if (px > 0 && Math.abs(px - rowPx) > 0.01) {  /* rows of another height than last measured */
       rowPx = px;""" + _GRID_GAPS + """
     }
-    if (scroll > 0) table.parentElement.scrollTop = scroll;
+    if (scroll > 0) wrap.scrollTop = scroll;
+    delete wrap.pendingScroll;
   });
 """)
 _grid_move = js.Function.new("table", "start", "stop", "head", "tail", "rowPx", """
   const body = table.tBodies[0], top = body.firstElementChild, bottom = body.lastElementChild;
+  let focusLost = false;
   for (let tr = top.nextElementSibling; tr && tr !== bottom;) {
     const next = tr.nextElementSibling, i = +tr.dataset.row;
-    if (i < start || i >= stop) tr.remove();
+    if (i < start || i >= stop) {
+      focusLost = focusLost || tr.contains(document.activeElement);
+      tr.remove();
+    }
     tr = next;
   }
+  if (focusLost) table.parentElement.focus({ preventScroll: true });
   top.insertAdjacentHTML("afterend", head);
   bottom.insertAdjacentHTML("beforebegin", tail);
   table.dataset.start = start;
@@ -212,6 +220,17 @@ _grid_watch = js.Function.new("need", """
 """)
 
 
+# An embedded widget's grid tab shown again: its box may be back at the top while the
+# window is further down, and no scroll event says so; a synthetic one at the next frame
+# lets `_grid_watch` look.
+_grid_shown = js.Function.new("root", """
+  requestAnimationFrame(() => {
+    const wrap = root.querySelector(".heatmap-wrap");
+    if (wrap) wrap.dispatchEvent(new Event("scroll"));
+  });
+""")
+
+
 def _grid_rows_needed(first, count, row_px):
     """The long grid's box shows rows first…first+count: draw the window around them."""
     global _grid_row_px
@@ -240,18 +259,28 @@ def _grid_scrolled(first, count, row_px):
         _show_error(error)
 
 
+_grid_printed = None  # the grid box's scroll position while the whole grid is out for printing
+
+
 def _print_grid(whole):
-    """Printing shows a long grid whole; afterwards its window again."""
+    """Printing shows a long grid whole (the rows drawn stay, the others are added around
+    them); afterwards, the window the box shows again."""
     def run(*_):
+        global _grid_printed
         table = _region("analysis").querySelector("table.heatmap")
         if table is None or _record is None or not table.tBodies[0].querySelector("tr.gap"):
             return
-        n = _record.n_q
-        start, stop = (0, n) if whole else heatmap.window_of(n, 0)
-        table.parentElement.scrollTop = 0
-        _grid_move(table, 0, 0, "", "", _grid_row_px)  # every drawn row goes
-        _grid_move(table, start, stop, render.heatmap_more(_settings, _tokens, _record, start, stop), "",
-                   _grid_row_px)
+        n, drawn = _record.n_q, (int(table.dataset.start), int(table.dataset.stop))
+        if whole:
+            _grid_printed = table.parentElement.scrollTop
+            rows = [render.heatmap_more(_settings, _tokens, _record, a, b) if b > a else ""
+                    for a, b in ((0, drawn[0]), (drawn[1], n))]
+            _grid_move(table, 0, n, rows[0], rows[1], _grid_row_px)
+        elif _grid_printed is not None and drawn == (0, n):
+            start, stop = heatmap.window_of(n, _grid_printed / _grid_row_px - GRID_MARGIN)
+            _grid_move(table, start, stop, "", "", _grid_row_px)
+            table.parentElement.scrollTop = _grid_printed
+            _grid_printed = None
     return run
 
 
@@ -461,6 +490,8 @@ def _apply(setting, value):
     else:  # the view an embedded widget shows: nothing to compute or redraw
         _settings = _settings.copy(**{setting.attr: value})
         _region("analysis").dataset.view = value
+        if value == "heatmap":
+            _grid_shown(_region("analysis"))
         publish(_record)
 
 

@@ -82,8 +82,13 @@ def test_disclosures_the_student_opened_stay_open_while_picking_words(browser, b
 
 def drawn_grid(page):
     """{row index: its cells' texts} for the rows a long grid has drawn, and the table's row count."""
-    rows = page.evaluate("""[...document.querySelectorAll('table.heatmap tbody tr[data-row]')]
-        .map(tr => [+tr.dataset.row, +tr.getAttribute('aria-rowindex'), [...tr.querySelectorAll('td')].map(td => td.textContent)])""")
+    rows = page.evaluate("""[...document.querySelector('table.heatmap').tBodies[0].rows]
+        .map(tr => [tr.className === 'gap' ? -1 : +tr.dataset.row, +tr.getAttribute('aria-rowindex'),
+                    [...tr.querySelectorAll('td')].map(td => td.textContent)])""")
+    assert rows[0][0] == rows[-1][0] == -1  # a gap row before and after the window
+    rows = rows[1:-1]
+    numbers = [i for i, _, _ in rows]
+    assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))  # in order, none twice
     assert all(index == i + 2 for i, index, _ in rows)  # "row 57 of 91" for a screen reader
     return {i: cells for i, _, cells in rows}, int(page.locator("table.heatmap").get_attribute("aria-rowcount"))
 
@@ -138,6 +143,10 @@ def test_a_long_texts_grid_draws_the_rows_its_box_shows_and_follows_the_mask(bro
     page.wait_for_function(f"({SEEN})().length >= 10")
     assert page.evaluate(SEEN) == seen  # the student still sees the rows they were reading
     check(True)
+    page.locator("#mask").evaluate("box => { box.click(); box.click(); }")  # two redraws, one frame
+    wait_state(page, "s.mask === true")
+    page.wait_for_function(f"({SEEN})().length >= 10")
+    assert page.evaluate(SEEN) == seen
     last = int(page.locator(".row-pick").last.get_attribute("data-row"))  # the window's last row
     page.locator(f'.row-pick[data-row="{last}"]').focus()
     following = last + 1
@@ -148,10 +157,14 @@ def test_a_long_texts_grid_draws_the_rows_its_box_shows_and_follows_the_mask(bro
     assert page.locator("table.heatmap tr.selected").get_attribute("data-row") == str(following)
     assert page.locator(f'.row-pick[data-row="{following}"]').get_attribute("aria-pressed") == "true"
     check_row_against_numpy(page, s)
-    scroll_grid(page, 0)
+    page.keyboard.press("PageUp")  # a keyboard user scrolls the box away from the focused row name
+    seen = scroll_grid(page, 0)
     assert page.locator("table.heatmap tr.selected").count() == 0  # off the window: no stale mark
+    assert page.evaluate("document.activeElement.className") == "heatmap-wrap"  # focus stays in the grid
+    page.locator(f'.row-pick[data-row="{seen[3]}"]').focus()
     page.evaluate("dispatchEvent(new Event('beforeprint'))")
     assert sorted(drawn_grid(page)[0]) == list(range(90))
     page.evaluate("dispatchEvent(new Event('afterprint'))")
-    assert len(drawn_grid(page)[0]) < 90
+    assert len(drawn_grid(page)[0]) < 90 and page.evaluate(SEEN) == seen  # printing moved nothing
+    assert page.evaluate("document.activeElement.dataset.row") == str(seen[3])
     context.close()
