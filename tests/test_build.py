@@ -65,6 +65,16 @@ def test_compiled_modules_are_those_of_the_current_sources():
     assert len(names) == len(build.app_sources())
 
 
+def test_the_check_before_bundling_sees_a_runtime_folder_missing(tmp_path):
+    """`make bundle` refuses a tree whose vendor/ lacks the runtime folders index.html names."""
+    assert build.missing_runtime() == []
+    (tmp_path / "package.json").write_bytes((build.ROOT / "package.json").read_bytes())
+    pyodide_dir, pyscript_dir = build.runtime_dirs()
+    (tmp_path / "vendor" / pyscript_dir).mkdir(parents=True)
+    (tmp_path / "vendor" / pyscript_dir / "core.js").write_text("")
+    assert build.missing_runtime(tmp_path) == [f"vendor/{pyodide_dir}/ is missing; run `make setup`"]
+
+
 def test_a_module_edited_after_the_build_no_longer_matches_its_compiled_copy(tmp_path):
     """The freshness check reads the source hash inside each .pyc: one changed byte is seen."""
     import shutil

@@ -160,6 +160,14 @@ def runtime_cache_tag(root=ROOT):
     return f"cpython-{major}{minor}"
 
 
+def missing_runtime(root=ROOT):
+    """The versioned runtime folders the page names that vendor/ lacks or holds only in
+    part (a clone before `make setup`, or one set up for another keep-list): [] if none."""
+    entry = {"pyodide": "pyodide.mjs", "pyscript": "core.js"}
+    return [f"vendor/{name}/ is missing; run `make setup`" for name in runtime_dirs(root)
+            if not (root / "vendor" / name / entry[name.split("-")[0]]).is_file()]
+
+
 def stale_bytecode(root=ROOT):
     """What is wrong with app/bytecode.zip: [] when it holds, for the runtime's Python, a
     compiled copy of exactly the current source of each module the page loads."""
@@ -261,7 +269,7 @@ def main(argv=None):
         if fresh != page or any(with_runtime_paths(text) != text for text in refs):
             print("index.html, pyscript.toml or static/interpreter.mjs is stale; run `make build`.")
             return 1
-        stale = stale_bytecode()
+        stale = missing_runtime() + stale_bytecode()
         if stale:
             print("\n".join(stale) + "\nrun `make build`.")
             return 1
