@@ -261,6 +261,10 @@ def main(argv=None):
     if args.step == "vendor":
         vendor()
         return 0
+    missing = missing_runtime()
+    if args.step == "check" and missing:  # (the pre-render reads PyScript's files there)
+        print("\n".join(missing))
+        return 1
     index = ROOT / "index.html"
     page = index.read_text(encoding="utf-8")
     fresh = with_prerender(page)
@@ -269,7 +273,7 @@ def main(argv=None):
         if fresh != page or any(with_runtime_paths(text) != text for text in refs):
             print("index.html, pyscript.toml or static/interpreter.mjs is stale; run `make build`.")
             return 1
-        stale = missing_runtime() + stale_bytecode()
+        stale = stale_bytecode()
         if stale:
             print("\n".join(stale) + "\nrun `make build`.")
             return 1
