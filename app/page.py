@@ -135,9 +135,8 @@ def _show_analysis():
     wrap = analysis.querySelector(".heatmap-wrap")
     _grid_scroll = (getattr(wrap, "pendingScroll", None) or wrap.scrollTop) if wrap and key == _grid_key else 0
     _grid_key = key
-    first = max(0, int(_grid_scroll / _grid_row_px) - GRID_MARGIN)
     analysis.innerHTML = render.render_analysis(_settings, _tokens, _record, _row, quiz=_quiz_on(),
-                                                grid_first=first)
+                                                grid_first=_grid_first(_grid_scroll))
     table = analysis.querySelector("table.heatmap")
     if table and table.tBodies[0].firstElementChild.classList.contains("gap"):
         _grid_fit(table, _grid_row_px, _grid_scroll)
@@ -231,16 +230,14 @@ _grid_shown = js.Function.new("root", """
 """)
 
 
-def _grid_rows_needed(first, count, row_px):
-    """The long grid's box shows rows first…first+count: draw the window around them."""
-    global _grid_row_px
-    table = _region("analysis").querySelector("table.heatmap")
-    if table is None or _record is None:
-        return
-    _grid_row_px = float(row_px)
-    n, size = _record.n_q, max(heatmap.WINDOW, int(count) + 2 * GRID_MARGIN)
-    start = max(0, min(int(first) - GRID_MARGIN, n - size))
-    stop = min(n, start + size)
+def _grid_first(scroll):
+    """The first row of a long grid's window for its box scrolled to `scroll` (px)."""
+    return max(0, int(scroll / _grid_row_px) - GRID_MARGIN)
+
+
+def _move_grid(table, start, stop):
+    """Draw rows start…stop of the long grid `table`: the drawn rows that stay are kept, the
+    missing ones drawn above and below them (or all anew when none stays)."""
     drawn = int(table.dataset.start), int(table.dataset.stop)
     if (start, stop) == drawn:
         return
@@ -252,11 +249,15 @@ def _grid_rows_needed(first, count, row_px):
     _grid_move(table, start, stop, rows[0], rows[1], _grid_row_px)
 
 
-def _grid_scrolled(first, count, row_px):
-    try:
-        _grid_rows_needed(first, count, row_px)
-    except Exception as error:  # noqa: BLE001 - the page must survive anything
-        _show_error(error)
+def _grid_rows_needed(first, count, row_px):
+    """The long grid's box shows rows first…first+count: draw the window around them."""
+    global _grid_row_px
+    table = _region("analysis").querySelector("table.heatmap")
+    if table is None or _record is None:
+        return
+    _grid_row_px = float(row_px)
+    size = max(heatmap.WINDOW, int(count) + 2 * GRID_MARGIN)
+    _move_grid(table, *heatmap.window_of(_record.n_q, int(first) - GRID_MARGIN, size))
 
 
 _grid_printed = None  # the grid box's scroll position while the whole grid is out for printing
@@ -270,28 +271,29 @@ def _print_grid(whole):
         table = _region("analysis").querySelector("table.heatmap")
         if table is None or _record is None or not table.tBodies[0].querySelector("tr.gap"):
             return
-        n, drawn = _record.n_q, (int(table.dataset.start), int(table.dataset.stop))
+        n = _record.n_q
         if whole:
             _grid_printed = table.parentElement.scrollTop
-            rows = [render.heatmap_more(_settings, _tokens, _record, a, b) if b > a else ""
-                    for a, b in ((0, drawn[0]), (drawn[1], n))]
-            _grid_move(table, 0, n, rows[0], rows[1], _grid_row_px)
-        elif _grid_printed is not None and drawn == (0, n):
-            start, stop = heatmap.window_of(n, _grid_printed / _grid_row_px - GRID_MARGIN)
-            _grid_move(table, start, stop, "", "", _grid_row_px)
+            _move_grid(table, 0, n)
+        elif _grid_printed is not None and table.dataset.stop == str(n) and table.dataset.start == "0":
+            _move_grid(table, *heatmap.window_of(n, _grid_first(_grid_printed)))
             table.parentElement.scrollTop = _grid_printed
             _grid_printed = None
     return run
 
 
 def _task(work):
-    """`work` as a callback for setTimeout: an unexpected error shows one line."""
-    def run(*_):
+    """`work` as a callback for the browser (setTimeout, `_grid_watch`), given the
+    callback's arguments: an unexpected error shows one line."""
+    def run(*args):
         try:
-            work()
+            work(*args)
         except Exception as error:  # noqa: BLE001 - the page must survive anything
             _show_error(error)
     return create_proxy(run)
+
+
+_grid_scrolled = _task(_grid_rows_needed)
 
 
 def _select_row(i, checked=False):
@@ -868,7 +870,7 @@ def start():
     window.addEventListener("message", create_proxy(on_message))
     _region("app").addEventListener("input", _for_targets('input[type="range"]', create_proxy(on_input)))
     _region("app").addEventListener("click", _for_targets('button[type="button"]', create_proxy(on_click)))
-    watch = _grid_watch(create_proxy(_grid_scrolled))
+    watch = _grid_watch(_grid_scrolled)
     _region("app").addEventListener("scroll", watch, True)
     _region("app").addEventListener("focusin", watch)
     window.addEventListener("beforeprint", create_proxy(guarded(_print_grid(True))))

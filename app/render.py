@@ -107,7 +107,7 @@ def row_changes(before, row, tokens, lang):
     word = text(lang, "mm_row", i=row.focus + 1) if row.record.head_records is None else None
     changes = {"bars": bars_patch(before, row, tokens, lang, word),
                "table": table_patch(before, row, tokens, lang, word)}
-    if word is None and changes["bars"] is not None:  # sentence mode: the bars' explanation
+    if word is None:  # sentence mode: the bars' explanation
         changes["bars"].append(("p.explain", "", [explain(row, tokens, lang)]))
     return {name: change for name, change in changes.items() if change is not None}
 

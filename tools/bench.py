@@ -175,7 +175,7 @@ def median(values):
 
 def setting_rows(result, label, indent):
     """The rows of one page's setting changes: p50 / p95 against the budget, the first
-    change alone, and the time until the grid is whole."""
+    change alone, and the time until the next frame is painted with the new grid."""
     return [(indent + label, pair(result["setting"]), "p95 ≤ 100 ms", percentile(result["setting"], 95) <= 100),
             (indent + "  the first change after the clicks", f"{result['setting'][0]:.1f} ms", "", None),
             (indent + "  until the next frame, grid drawn", pair(result["setting_complete"]), "", None)]

@@ -261,8 +261,8 @@ def main(argv=None):
     if args.step == "vendor":
         vendor()
         return 0
-    missing = missing_runtime()
-    if args.step == "check" and missing:  # (the pre-render reads PyScript's files there)
+    missing = missing_runtime() if args.step == "check" else []
+    if missing:  # (checked first: the pre-render reads PyScript's files there)
         print("\n".join(missing))
         return 1
     index = ROOT / "index.html"

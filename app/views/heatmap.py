@@ -54,12 +54,13 @@ def cells(record, i):
                    for j, w in enumerate(record.weights[i]))
 
 
-def window_of(n, first):
-    """The rows (start, stop) drawn of a grid of n rows, from about row `first` on."""
-    if n <= WINDOW:
+def window_of(n, first, size=WINDOW):
+    """The rows (start, stop) drawn of a grid of n rows: `size` of them, from about row
+    `first` on (clamped to the grid)."""
+    if n <= size:
         return 0, n
-    start = max(0, min(int(first), n - WINDOW))
-    return start, start + WINDOW
+    start = max(0, min(int(first), n - size))
+    return start, start + size
 
 
 def heatmap_rows(record, names, focus, start=0, stop=None):
