@@ -61,6 +61,9 @@ GRID_MARGIN = 8  # rows of a long grid drawn above and below what its box shows 
 _grid_key = None  # the long grid's sentence: its scroll position is kept while this stays
 _grid_scroll = 0  # the grid box's scroll position (px) when the analysis was last redrawn
 _grid_row_px = 38.0  # a grid row's height as last measured (px)
+LATER_FROM = heatmap.WINDOW  # a text of more words: a word click leaves its row views off screen for later
+_drawn = {}  # row part (render.ROW_PARTS) -> the row its element shows
+_later = None  # the pending call of `_catch_up`, if any
 
 
 def _region(name):
@@ -141,6 +144,9 @@ def _show_analysis():
     if table and table.tBodies[0].firstElementChild.classList.contains("gap"):
         _grid_fit(table, _grid_row_px, _grid_scroll)
     analysis.dataset.view = _settings.view
+    _drawn.clear()
+    _drawn.update(dict.fromkeys(render.ROW_PARTS, _row))
+    _watch_parts(analysis, _PART_IDS, _caught_up)
     _region("announce").textContent = render.row_announcement(_row, _tokens, _settings.lang, _quiz_on())
 
 
@@ -268,6 +274,8 @@ def _print_grid(whole):
     them); afterwards, the window the box shows again."""
     def run(*_):
         global _grid_printed
+        if whole:  # the row views left for later (`_watch_parts`) are printed up to date
+            _catch_up()
         table = _region("analysis").querySelector("table.heatmap")
         if table is None or _record is None or not table.tBodies[0].querySelector("tr.gap"):
             return
@@ -298,7 +306,8 @@ _grid_scrolled = _task(_grid_rows_needed)
 
 def _select_row(i, checked=False):
     """Select word i: only read row i of the record there is (no recomputation) and
-    redraw the parts that show the row; the heatmap only moves its highlight.
+    redraw the parts that show the row (in a long text, those on screen: `_watch_parts`);
+    the heatmap only moves its highlight.
     `checked`: the word's radio button is checked already (the student clicked it)."""
     global _settings, _row
     if _record is None or not 0 <= i < _record.n_q:
@@ -313,22 +322,98 @@ def _select_row(i, checked=False):
     if _row is None or _element("view-bars") is None:
         _render(_settings.copy(focus=i), _lexicon_tokens, ())
         return
-    before = _row
+    before_focus = _row.focus
     _settings = _settings.copy(focus=i)
     _row = _record.row(i)
     lang = _settings.lang
-    changes = render.row_changes(before, _row, _tokens, lang)
-    for name, change in list(changes.items()):
-        if not _patch(_element(render.ROW_PARTS[name]), json.dumps(change)):
-            del changes[name]  # not the shape expected: drawn whole below
-    for name, html in render.render_row_views(_row, _tokens, lang, skip=changes).items():
-        _element(render.ROW_PARTS[name]).innerHTML = html
-    _mark_heatmap_row(before.focus, False)
+    later = _record.n_k > LATER_FROM and _off_screen() or ()
+    _update_parts([name for name in render.ROW_PARTS if name not in later])
+    if later:
+        _wait_for_idle(later)
+    _mark_heatmap_row(before_focus, False)
     _mark_heatmap_row(i, True)
     _check_word(i, checked)
     _element("announce").textContent = render.row_announcement(_row, _tokens, lang)
     _set_messages()
     publish(_record)
+
+
+def _update_parts(names):
+    """Bring the row parts `names` (render.ROW_PARTS) up to the selected row: the bars and
+    the table changed in place from the row each shows, the others drawn anew."""
+    lang = _settings.lang
+    names = [name for name in names if _drawn.get(name, _row) is not _row and _element(render.ROW_PARTS[name])]
+    if not names:
+        return
+    changes = render.row_changes({name: _drawn[name] for name in names}, _row, _tokens, lang)
+    for name, change in list(changes.items()):
+        if not _patch(_element(render.ROW_PARTS[name]), json.dumps(change)):
+            del changes[name]  # not the shape expected: drawn whole below
+    skip = set(changes) | set(render.ROW_PARTS).difference(names)
+    for name, html in render.render_row_views(_row, _tokens, lang, skip=skip).items():
+        _element(render.ROW_PARTS[name]).innerHTML = html
+    for name in names:
+        _drawn[name] = _row
+
+
+# A long text's word click updates at once the row views the student sees, and leaves those
+# off screen (or on a hidden tab of an embedded widget) for when the browser is idle after
+# the frame: at 200 words the bars and the steps table are ~2,000 numbers, most of the
+# click's work. They are marked aria-busy until then; they are brought up to date sooner
+# when they come on screen, when a tab shows them, and before printing (`_catch_up`). A
+# burst of clicks (arrow keys held through the words) updates them once, for the last.
+_watch_parts = js.Function.new("root", "ids", "catchUp", """
+  if (root.partsWatch) root.partsWatch.disconnect();
+  const watch = root.partsWatch = new IntersectionObserver((entries) => {  /* a sliver under 2 px is not seen */
+    let due = false;
+    for (const entry of entries) {
+      entry.target.offScreen = !(entry.intersectionRatio > 0);
+      due = due || (!entry.target.offScreen && entry.target.hasAttribute("aria-busy"));
+    }
+    if (due) catchUp();
+  }, { rootMargin: "-2px 0px" });
+  for (const id of ids) { const element = document.getElementById(id); if (element) watch.observe(element); }
+""")
+_parts_off = js.Function.new("ids", """
+  return ids.filter((id) => { const element = document.getElementById(id); return element && element.offScreen === true; });
+""")
+_idle = js.Function.new("work", """
+  return self.requestIdleCallback ? requestIdleCallback(work, { timeout: 200 }) : setTimeout(work, 1);
+""")
+
+
+def _off_screen():
+    """The row parts whose element is off screen now (as last observed)."""
+    off = set(_parts_off(_PART_IDS))
+    return [name for name, id_ in render.ROW_PARTS.items() if id_ in off]
+
+
+def _wait_for_idle(names):
+    """Mark the parts `names` as behind the selected row, and bring them up to date when
+    the browser is idle (`_catch_up`)."""
+    global _later
+    for name in names:
+        element = _element(render.ROW_PARTS[name])
+        if element and _drawn.get(name) is not _row:
+            element.setAttribute("aria-busy", "true")
+    if _later is None:
+        _later = _idle(_caught_up)
+
+
+def _catch_up(*_):
+    """Bring every row part behind the selected row up to date (see `_watch_parts`)."""
+    global _later
+    _later = None
+    names = [name for name in render.ROW_PARTS if _drawn.get(name, _row) is not _row]
+    _update_parts(names)
+    for name in names:
+        element = _element(render.ROW_PARTS[name])
+        if element:
+            element.removeAttribute("aria-busy")
+
+
+_caught_up = _task(_catch_up)
+_PART_IDS = to_js(list(render.ROW_PARTS.values()))
 
 
 # Changes in place, in one call: [[selector, attribute ("" = text, "outerHTML"), values]],
@@ -491,6 +576,7 @@ def _apply(setting, value):
         _render(_settings.copy(**{setting.attr: value}), _lexicon_tokens, regions)
     else:  # the view an embedded widget shows: nothing to compute or redraw
         _settings = _settings.copy(**{setting.attr: value})
+        _catch_up()
         _region("analysis").dataset.view = value
         if value == "heatmap":
             _grid_shown(_region("analysis"))
@@ -861,6 +947,8 @@ def start():
         # (a lexicon edited after the build would differ from the pre-render: full render then)
         _settings, _tokens, _lexicon_tokens, _record = settings, shown, tokens, record
         _row = contract.selected_row(settings, record)
+        _drawn.update(dict.fromkeys(render.ROW_PARTS, _row))
+        _watch_parts(_region("analysis"), _PART_IDS, _caught_up)
         for element in document.querySelectorAll("#app [disabled]"):
             element.removeAttribute("disabled")
         _region("status").querySelector(".status-text").textContent = text(settings.lang, "ready")

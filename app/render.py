@@ -100,14 +100,16 @@ def explain_html(row, tokens, lang):
     return f'<p class="explain">{esc(explain(row, tokens, lang))}</p>'
 
 
-def row_changes(before, row, tokens, lang):
-    """A word click from row `before` to `row` of the same record: the bars and the table
-    as changes in place ({part: [(selector, attribute or "" for text or "outerHTML",
-    [value for each element found])]}); a part left out is drawn whole."""
+def row_changes(befores, row, tokens, lang):
+    """A word click to `row` of the same record: the bars and the table as changes in
+    place ({part: [(selector, attribute or "" for text or "outerHTML", [value for each
+    element found])]}). `befores`: {part: the row it shows now} for the parts to change
+    ("bars", "table"; others are ignored); a part left out of the answer is drawn whole."""
     word = text(lang, "mm_row", i=row.focus + 1) if row.record.head_records is None else None
-    changes = {"bars": bars_patch(before, row, tokens, lang, word),
-               "table": table_patch(before, row, tokens, lang, word)}
-    if word is None:  # sentence mode: the bars' explanation
+    patches = {"bars": bars_patch, "table": table_patch}
+    changes = {name: patches[name](before, row, tokens, lang, word)
+               for name, before in befores.items() if name in patches}
+    if word is None and changes.get("bars") is not None:  # sentence mode: the bars' explanation
         changes["bars"].append(("p.explain", "", [explain(row, tokens, lang)]))
     return {name: change for name, change in changes.items() if change is not None}
 

@@ -23,10 +23,16 @@ def query(page):
     return "?" + page.url.split("?", 1)[1]
 
 
+def wait_views(page):
+    """Wait until the row views a long text's click left for later (off screen) are up to date."""
+    page.wait_for_function("!document.querySelector('#analysis [aria-busy]')")
+
+
 def check_row_against_numpy(page, s):
     """The table's weights and percentages and the bars' values are numpy's for the selected row."""
     ref = numpy_state(s)
     i = s["focus"]
+    wait_views(page)
     for j, r in enumerate(s["rows"]):
         assert abs(r["weight"] - ref["weights"][i][j]) <= 1e-12
         if ref["allowed"][i][j]:
@@ -63,6 +69,55 @@ def test_clicks_in_any_order_leave_the_views_a_fresh_page_draws(browser, base_ur
         assert views_html(page) == views_html(fresh), f"after {switch}: a view differs from a fresh page's"
         fresh_context.close()
     assert page.errors == [] and page.console_errors == []
+    context.close()
+
+
+BUSY = "[...document.querySelectorAll('#analysis [aria-busy]')].map(e => e.id)"
+CAPTION = "document.querySelector('table.steps caption').textContent"
+FRAME = "new Promise(ok => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(ok))))"
+
+
+def test_a_long_texts_views_off_screen_catch_up_with_a_burst_of_clicks(browser, base_url):
+    """40 words, the grid on screen: words clicked in a burst leave the bars and the table
+    (off screen) marked busy, then brought up to date as a fresh page draws them; a tab that
+    shows them, or printing, brings them up to date at once."""
+    words = (WORDS12 * 4)[:40]
+    context, page = open_page(browser, base_url, "?limit=40&s=" + "+".join(words) + "&focus=1")
+    wait_ready(page)
+    page.locator("#view-heatmap").evaluate("e => e.scrollIntoView()")
+    page.evaluate(FRAME)  # the views' positions observed
+    busy = page.evaluate(f"""() => {{
+        for (const i of [5, 17, 3, 26]) document.querySelector(`input[name="word"][value="${{i}}"]`).click();
+        return [{BUSY}, document.querySelector('table.heatmap tr.selected').dataset.row]; }}""")
+    assert {"view-bars", "view-table"} <= set(busy[0]) and busy[1] == "26"  # the grid, on screen, at once
+    s = wait_state(page, "s.focus === 26")
+    check_row_against_numpy(page, s)  # (waits for the busy views)
+    page.wait_for_url(lambda url: "focus=26&" in url)
+    fresh_context, fresh = open_page(browser, base_url, query(page))
+    wait_ready(fresh)
+    assert views_html(page) == views_html(fresh), "a view caught up differs from a fresh page's"
+    fresh_context.close()
+    busy, caption = page.evaluate(f"""() => {{
+        document.querySelector('input[name="word"][value="5"]').click();
+        const busy = {BUSY}; dispatchEvent(new Event('beforeprint')); return [busy, {CAPTION}]; }}""")
+    assert "view-table" in busy and f"«{words[5]}»" in caption  # printed up to date, at once
+    page.evaluate("dispatchEvent(new Event('afterprint'))")
+    page.evaluate("""() => { document.querySelector('input[name="word"][value="9"]').click();
+                             document.querySelector('#view-table').scrollIntoView(); }""")
+    page.wait_for_function(f"!({BUSY}).length")  # scrolled to: up to date
+    assert f"«{words[9]}»" in page.evaluate(CAPTION)
+    context.close()
+
+    context, page = open_page(browser, base_url, "?embed=1&view=heatmap&limit=40&focus=2&s=" + "+".join(words))
+    wait_ready(page)
+    page.evaluate(FRAME)
+    busy, caption = page.evaluate(f"""() => {{
+        document.querySelector('input[name="word"][value="7"]').click();
+        const busy = {BUSY};
+        document.querySelector('input[name="view"][value="table"]').click();  // the table's tab
+        return [busy, {CAPTION}]; }}""")
+    assert "view-table" in busy and f"«{words[7]}»" in caption  # hidden, then shown up to date
+    assert page.evaluate(BUSY) == []
     context.close()
 
 
