@@ -63,7 +63,7 @@ _grid_scroll = 0  # the grid box's scroll position (px) when the analysis was la
 _grid_row_px = 38.0  # a grid row's height as last measured (px)
 LATER_FROM = heatmap.WINDOW  # a text of more words: a word click leaves its row views off screen for later
 _drawn = {}  # row part (render.ROW_PARTS) -> the row its element shows
-_later = None  # the pending call of `_catch_up`, if any
+_later = None  # the pending idle call of `_catch_up` (its id), if any
 
 
 def _region(name):
@@ -367,7 +367,7 @@ _watch_parts = js.Function.new("root", "ids", "catchUp", """
   const watch = root.partsWatch = new IntersectionObserver((entries) => {  /* a sliver under 2 px is not seen */
     let due = false;
     for (const entry of entries) {
-      entry.target.offScreen = !(entry.intersectionRatio > 0);
+      entry.target.offScreen = !entry.isIntersecting;
       due = due || (!entry.target.offScreen && entry.target.hasAttribute("aria-busy"));
     }
     if (due) catchUp();
@@ -379,6 +379,9 @@ _parts_off = js.Function.new("ids", """
 """)
 _idle = js.Function.new("work", """
   return self.requestIdleCallback ? requestIdleCallback(work, { timeout: 200 }) : setTimeout(work, 1);
+""")
+_idle_cancel = js.Function.new("id", """
+  (self.cancelIdleCallback || clearTimeout)(id);
 """)
 
 
@@ -403,7 +406,9 @@ def _wait_for_idle(names):
 def _catch_up(*_):
     """Bring every row part behind the selected row up to date (see `_watch_parts`)."""
     global _later
-    _later = None
+    if _later is not None:  # (called sooner: the idle call is not needed any more)
+        _idle_cancel(_later)
+        _later = None
     names = [name for name in render.ROW_PARTS if _drawn.get(name, _row) is not _row]
     _update_parts(names)
     for name in names:
