@@ -129,7 +129,8 @@ def _quiz_on():
 def _show_analysis():
     """Redraw the analysis of the selected row (with guess-first: the question until a
     guess) and say it in the live region. A long grid keeps its scroll position while the
-    sentence stays (a setting change redraws it where the student was looking)."""
+    sentence stays (a setting change redraws it where the student was looking); a long
+    text's bars and table off screen are drawn when the browser is idle (`_watch_parts`)."""
     global _grid_key, _grid_scroll
     _quiz.follow(_row)
     _shown.clear()
@@ -138,15 +139,19 @@ def _show_analysis():
     wrap = analysis.querySelector(".heatmap-wrap")
     _grid_scroll = (getattr(wrap, "pendingScroll", None) or wrap.scrollTop) if wrap and key == _grid_key else 0
     _grid_key = key
+    later = _later_on_redraw()
     analysis.innerHTML = render.render_analysis(_settings, _tokens, _record, _row, quiz=_quiz_on(),
-                                                grid_first=_grid_first(_grid_scroll))
+                                                grid_first=_grid_first(_grid_scroll), later=later)
     table = analysis.querySelector("table.heatmap")
     if table and table.tBodies[0].firstElementChild.classList.contains("gap"):
         _grid_fit(table, _grid_row_px, _grid_scroll)
     analysis.dataset.view = _settings.view
     _drawn.clear()
     _drawn.update(dict.fromkeys(render.ROW_PARTS, _row))
+    _drawn.update(dict.fromkeys(later))  # drawn empty: drawn whole when they catch up
     _watch_parts(analysis, _PART_IDS, _caught_up)
+    if later:
+        _wait_for_idle(later)
     _region("announce").textContent = render.row_announcement(_row, _tokens, _settings.lang, _quiz_on())
 
 
@@ -345,7 +350,8 @@ def _update_parts(names):
     names = [name for name in names if _drawn.get(name, _row) is not _row and _element(render.ROW_PARTS[name])]
     if not names:
         return
-    changes = render.row_changes({name: _drawn[name] for name in names}, _row, _tokens, lang)
+    changes = render.row_changes({name: _drawn[name] for name in names if _drawn[name] is not None},
+                                 _row, _tokens, lang)
     for name, change in list(changes.items()):
         if not _patch(_element(render.ROW_PARTS[name]), json.dumps(change)):
             del changes[name]  # not the shape expected: drawn whole below
@@ -359,9 +365,10 @@ def _update_parts(names):
 # A long text's word click updates at once the row views the student sees, and leaves those
 # off screen (or on a hidden tab of an embedded widget) for when the browser is idle after
 # the frame: at 200 words the bars and the steps table are ~2,000 numbers, most of the
-# click's work. They are marked aria-busy until then; they are brought up to date sooner
-# when they come on screen, when a tab shows them, and before printing (`_catch_up`). A
-# burst of clicks (arrow keys held through the words) updates them once, for the last.
+# click's work. A setting change likewise draws those two empty when they are off screen
+# (`_later_on_redraw`). They are marked aria-busy until then; they are brought up to date
+# sooner when they come on screen, when a tab shows them, and before printing
+# (`_catch_up`). Clicks that come before the browser is idle leave them to be updated once.
 _watch_parts = js.Function.new("root", "ids", "catchUp", """
   if (root.partsWatch) root.partsWatch.disconnect();
   const watch = root.partsWatch = new IntersectionObserver((entries) => {  /* a sliver under 2 px is not seen */
@@ -383,6 +390,16 @@ _idle = js.Function.new("work", """
 _idle_cancel = js.Function.new("id", """
   (self.cancelIdleCallback || clearTimeout)(id);
 """)
+
+
+def _later_on_redraw():
+    """The bars and the table of a long text, when off screen (as their elements were last
+    observed): a redraw (a setting change) leaves them empty, drawn when the browser is
+    idle (`_watch_parts`). They are the two views that grow with the text."""
+    if (_record is None or _row is None or _settings.quiz or _settings.mode == "matrix"
+            or _record.n_k <= LATER_FROM):
+        return ()
+    return tuple(name for name in _off_screen() if name in ("bars", "table"))
 
 
 def _off_screen():

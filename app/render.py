@@ -141,9 +141,10 @@ def render_matrix_analysis(settings, tokens, record, row, interactive=True, grid
     )
 
 
-def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, grid_first=0):
+def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, grid_first=0, later=()):
     """Query, bars, steps table, heatmap and output (or a prompt to pick a word).
     `grid_first`: a long grid is drawn from about this row (views/heatmap.py; None: all).
+    `later`: row parts ("bars", "table") left empty, to be drawn later (app/page.py).
 
     With guess-first on (`quiz`: the tab's quiz.Session) the quiz section comes first;
     until the student guesses, only the question (query) and the guess form are shown,
@@ -166,7 +167,8 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
     if row is None:
         return (view_tabs(settings.view, lang, interactive)
                 + f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>' + heatmap)
-    views = render_row_views(row, tokens, lang)
+    views = render_row_views(row, tokens, lang, skip=later)
+    views.update(dict.fromkeys(later, ""))
     return (
         view_tabs(settings.view, lang, interactive)
         + query_section(row, tokens, lang, views["query"])
