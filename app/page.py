@@ -64,6 +64,7 @@ _grid_row_px = 38.0  # a grid row's height as last measured (px)
 LATER_FROM = heatmap.WINDOW  # a text of more words: a word click leaves its row views off screen for later
 _drawn = {}  # row part (render.ROW_PARTS) -> the row its element shows
 _later = None  # the pending idle call of `_catch_up` (its id), if any
+_busy = set()  # row parts marked aria-busy (behind the selected row)
 
 
 def _region(name):
@@ -140,13 +141,19 @@ def _show_analysis():
     _grid_scroll = (getattr(wrap, "pendingScroll", None) or wrap.scrollTop) if wrap and key == _grid_key else 0
     _grid_key = key
     later = _later_on_redraw()
+    if later:
+        later_ids = to_js([render.ROW_PARTS[name] for name in later])
+        heights = _part_heights(later_ids)
     analysis.innerHTML = render.render_analysis(_settings, _tokens, _record, _row, quiz=_quiz_on(),
                                                 grid_first=_grid_first(_grid_scroll), later=later)
+    if later:
+        _hold_parts(later_ids, heights)
     table = analysis.querySelector("table.heatmap")
     if table and table.tBodies[0].firstElementChild.classList.contains("gap"):
         _grid_fit(table, _grid_row_px, _grid_scroll)
     analysis.dataset.view = _settings.view
     _drawn.clear()
+    _busy.clear()
     _drawn.update(dict.fromkeys(render.ROW_PARTS, _row))
     _drawn.update(dict.fromkeys(later))  # drawn empty: drawn whole when they catch up
     _watch_parts(analysis, _PART_IDS, _caught_up)
@@ -359,6 +366,9 @@ def _update_parts(names):
     for name, html in render.render_row_views(_row, _tokens, lang, skip=skip).items():
         _element(render.ROW_PARTS[name]).innerHTML = html
     for name in names:
+        if name in _busy:
+            _busy.discard(name)
+            _release_part(_element(render.ROW_PARTS[name]))
         _drawn[name] = _row
 
 
@@ -380,6 +390,25 @@ _watch_parts = js.Function.new("root", "ids", "catchUp", """
     if (due) catchUp();
   }, { rootMargin: "-2px 0px" });
   for (const id of ids) { const element = document.getElementById(id); if (element) watch.observe(element); }
+""")
+# A part drawn empty keeps the height it had (and counts as off screen) until it is drawn:
+# content above the student does not shrink and grow back (where the browser has no
+# `content-visibility`, which sizes it anyway), and a click right after the redraw, before
+# the observer has looked, does not draw it.
+_part_heights = js.Function.new("ids", """
+  return ids.map((id) => { const element = document.getElementById(id); return element ? element.getBoundingClientRect().height : 0; });
+""")
+_hold_parts = js.Function.new("ids", "heights", """
+  ids.forEach((id, k) => {
+    const element = document.getElementById(id);
+    if (!element) return;
+    element.offScreen = true;
+    if (heights[k] > 0) element.style.minHeight = heights[k] + "px";
+  });
+""")
+_release_part = js.Function.new("element", """
+  element.removeAttribute("aria-busy");
+  element.style.removeProperty("min-height");
 """)
 _parts_off = js.Function.new("ids", """
   return ids.filter((id) => { const element = document.getElementById(id); return element && element.offScreen === true; });
@@ -414,8 +443,9 @@ def _wait_for_idle(names):
     global _later
     for name in names:
         element = _element(render.ROW_PARTS[name])
-        if element and _drawn.get(name) is not _row:
+        if element and _drawn.get(name) is not _row and name not in _busy:
             element.setAttribute("aria-busy", "true")
+            _busy.add(name)
     if _later is None:
         _later = _idle(_caught_up)
 
@@ -426,12 +456,7 @@ def _catch_up(*_):
     if _later is not None:  # (called sooner: the idle call is not needed any more)
         _idle_cancel(_later)
         _later = None
-    names = [name for name in render.ROW_PARTS if _drawn.get(name, _row) is not _row]
-    _update_parts(names)
-    for name in names:
-        element = _element(render.ROW_PARTS[name])
-        if element:
-            element.removeAttribute("aria-busy")
+    _update_parts([name for name in render.ROW_PARTS if _drawn.get(name, _row) is not _row])
 
 
 _caught_up = _task(_catch_up)

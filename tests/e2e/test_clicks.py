@@ -97,6 +97,19 @@ def test_a_long_texts_views_off_screen_catch_up_with_a_burst_of_clicks(browser, 
     wait_ready(fresh)
     assert views_html(page) == views_html(fresh), "a view caught up differs from a fresh page's"
     fresh_context.close()
+    busy, held = page.evaluate(f"""() => {{ document.getElementById('mask').click();
+        return [{BUSY}, ['view-bars', 'view-table'].map(id => document.getElementById(id).style.minHeight)]; }}""")
+    assert {"view-bars", "view-table"} <= set(busy)  # a setting change draws them when idle,
+    assert all(h.endswith("px") and float(h[:-2]) > 100 for h in held)  # holding their height meanwhile
+    s = wait_state(page, "s.mask === true")
+    check_row_against_numpy(page, s)
+    page.wait_for_url(lambda url: "mask=1" in url)
+    fresh_context, fresh = open_page(browser, base_url, query(page))
+    wait_ready(fresh)
+    assert views_html(page) == views_html(fresh), "a view drawn later differs from a fresh page's"
+    assert page.evaluate("['view-bars', 'view-table'].map(id => document.getElementById(id).style.minHeight)") \
+        == ["", ""]  # the height held while empty is let go
+    fresh_context.close()
     busy, caption = page.evaluate(f"""() => {{
         document.querySelector('input[name="word"][value="5"]').click();
         const busy = {BUSY}; dispatchEvent(new Event('beforeprint')); return [busy, {CAPTION}]; }}""")
