@@ -61,7 +61,7 @@ GRID_MARGIN = 8  # rows of a long grid drawn above and below what its box shows 
 _grid_key = None  # the long grid's sentence: its scroll position is kept while this stays
 _grid_scroll = 0  # the grid box's scroll position (px) when the analysis was last redrawn
 _grid_row_px = 38.0  # a grid row's height as last measured (px)
-LATER_FROM = heatmap.WINDOW  # a text of more words: a word click leaves its row views off screen for later
+LATER_FROM = heatmap.WINDOW  # a text of more words: a setting change draws its bars and table off screen later
 _drawn = {}  # row part (render.ROW_PARTS) -> the row its element shows
 _later = None  # the pending idle call of `_catch_up` (its id), if any
 _busy = set()  # row parts marked aria-busy (behind the selected row)
@@ -318,7 +318,7 @@ _grid_scrolled = _task(_grid_rows_needed)
 
 def _select_row(i, checked=False):
     """Select word i: only read row i of the record there is (no recomputation) and
-    redraw the parts that show the row (in a long text, those on screen: `_watch_parts`);
+    redraw the parts that show the row (those on screen now, the others later: `_watch_parts`);
     the heatmap only moves its highlight.
     `checked`: the word's radio button is checked already (the student clicked it)."""
     global _settings, _row
@@ -338,7 +338,7 @@ def _select_row(i, checked=False):
     _settings = _settings.copy(focus=i)
     _row = _record.row(i)
     lang = _settings.lang
-    later = _record.n_k > LATER_FROM and _off_screen() or ()
+    later = _off_screen()
     _update_parts([name for name in render.ROW_PARTS if name not in later])
     if later:
         _wait_for_idle(later)
@@ -372,10 +372,10 @@ def _update_parts(names):
         _drawn[name] = _row
 
 
-# A long text's word click updates at once the row views the student sees, and leaves those
-# off screen (or on a hidden tab of an embedded widget) for when the browser is idle after
-# the frame: at 200 words the bars and the steps table are ~2,000 numbers, most of the
-# click's work. A setting change likewise draws those two empty when they are off screen
+# A word click updates at once the row views the student sees, and leaves those off screen
+# (or on a hidden tab of an embedded widget) for when the browser is idle after the frame:
+# at 200 words the bars and the steps table are ~2,000 numbers, most of the click's work.
+# A setting change on a long text likewise draws those two empty when they are off screen
 # (`_later_on_redraw`). They are marked aria-busy until then; they are brought up to date
 # sooner when they come on screen, when a tab shows them, and before printing
 # (`_catch_up`). Clicks that come before the browser is idle leave them to be updated once.

@@ -183,10 +183,11 @@ def get_state(page):
 
 
 def wait_state(page, predicate_js):
-    """Wait until the state JSON satisfies a JS predicate on `s`."""
+    """Wait until the state JSON satisfies a JS predicate on `s`, and the row views left for
+    when the browser is idle (off screen: app/page.py, `_watch_parts`) are drawn."""
     page.wait_for_function(
         f"(() => {{ const s = JSON.parse(document.getElementById('attention-state').textContent); "
-        f"return {predicate_js}; }})()", timeout=10_000)
+        f"return ({predicate_js}) && !document.querySelector('#analysis [aria-busy]'); }})()", timeout=10_000)
     return get_state(page)
 
 
