@@ -364,7 +364,7 @@ def _update_parts(names):
             del changes[name]  # not the shape expected: drawn whole below
     skip = set(changes) | set(render.ROW_PARTS).difference(names)
     for name, html in render.render_row_views(_row, _tokens, lang, skip=skip).items():
-        _element(render.ROW_PARTS[name]).innerHTML = html
+        _redraw_part(_element(render.ROW_PARTS[name]), html)
     for name in names:
         if name in _busy:
             _busy.discard(name)
@@ -405,6 +405,32 @@ _hold_parts = js.Function.new("ids", "heights", """
     element.offScreen = true;
     if (heights[k] > 0) element.style.minHeight = heights[k] + "px";
   });
+""")
+# A part drawn anew keeps the keyboard focus a student had inside it (a table's scroll box
+# reached with Tab while the part was still to be drawn): the same control, by its place.
+_redraw_part = js.Function.new("element", "html", """
+  const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
+  const active = document.activeElement;
+  const at = active && active !== element && element.contains(active)
+    ? [...element.querySelectorAll(FOCUSABLE)].indexOf(active) : -1;
+  element.innerHTML = html;
+  const again = at >= 0 && element.querySelectorAll(FOCUSABLE)[at];
+  if (again) again.focus({ preventScroll: true });
+""")
+# What the student is looking at stays in place when views off screen above it are drawn
+# (their height changes: a rounding note comes or goes): the first view of the analysis
+# not wholly above the screen is found before, and the page scrolled by what it moved.
+_place = js.Function.new("root", """
+  for (const view of root.children) {
+    const box = view.getBoundingClientRect();
+    if (box.bottom > 2 && box.height > 0) return [view, box.top];  /* (a sliver is not seen) */
+  }
+  return null;
+""")
+_keep_place = js.Function.new("place", """
+  if (!place) return;
+  const moved = place[0].getBoundingClientRect().top - place[1];
+  if (moved) scrollBy(0, moved);
 """)
 _release_part = js.Function.new("element", """
   element.removeAttribute("aria-busy");
@@ -456,7 +482,11 @@ def _catch_up(*_):
     if _later is not None:  # (called sooner: the idle call is not needed any more)
         _idle_cancel(_later)
         _later = None
-    _update_parts([name for name in render.ROW_PARTS if _drawn.get(name, _row) is not _row])
+    names = [name for name in render.ROW_PARTS if _drawn.get(name, _row) is not _row]
+    if names:
+        place = _place(_region("analysis"))
+        _update_parts(names)
+        _keep_place(place)
 
 
 _caught_up = _task(_catch_up)

@@ -24,7 +24,7 @@ def query(page):
 
 
 def wait_views(page):
-    """Wait until the row views a long text's click left for later (off screen) are up to date."""
+    """Wait until the row views a click left for later (off screen) are up to date."""
     page.wait_for_function("!document.querySelector('#analysis [aria-busy]')")
 
 
@@ -75,6 +75,7 @@ def test_clicks_in_any_order_leave_the_views_a_fresh_page_draws(browser, base_ur
 BUSY = "[...document.querySelectorAll('#analysis [aria-busy]')].map(e => e.id)"
 CAPTION = "document.querySelector('table.steps caption').textContent"
 FRAME = "new Promise(ok => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(ok))))"
+GRID_TOP = "document.getElementById('view-heatmap').getBoundingClientRect().top"
 
 
 def test_a_long_texts_views_off_screen_catch_up_with_a_burst_of_clicks(browser, base_url):
@@ -86,12 +87,14 @@ def test_a_long_texts_views_off_screen_catch_up_with_a_burst_of_clicks(browser, 
     wait_ready(page)
     page.locator("#view-heatmap").evaluate("e => e.scrollIntoView()")
     page.evaluate(FRAME)  # the views' positions observed
+    assert abs(page.evaluate(GRID_TOP)) <= 2
     busy = page.evaluate(f"""() => {{
         for (const i of [5, 17, 3, 26]) document.querySelector(`input[name="word"][value="${{i}}"]`).click();
         return [{BUSY}, document.querySelector('table.heatmap tr.selected').dataset.row]; }}""")
     assert {"view-bars", "view-table"} <= set(busy[0]) and busy[1] == "26"  # the grid, on screen, at once
     s = wait_state(page, "s.focus === 26")
     check_row_against_numpy(page, s)  # (waits for the busy views)
+    assert abs(page.evaluate(GRID_TOP)) <= 2  # the views drawn above it did not move the grid away
     page.wait_for_url(lambda url: "focus=26&" in url)
     fresh_context, fresh = open_page(browser, base_url, query(page))
     wait_ready(fresh)
@@ -103,6 +106,7 @@ def test_a_long_texts_views_off_screen_catch_up_with_a_burst_of_clicks(browser, 
     assert all(h.endswith("px") and float(h[:-2]) > 100 for h in held)  # holding their height meanwhile
     s = wait_state(page, "s.mask === true")
     check_row_against_numpy(page, s)
+    assert abs(page.evaluate(GRID_TOP)) <= 2  # drawn empty, then whole: the grid stayed where it was
     page.wait_for_url(lambda url: "mask=1" in url)
     fresh_context, fresh = open_page(browser, base_url, query(page))
     wait_ready(fresh)
@@ -114,6 +118,14 @@ def test_a_long_texts_views_off_screen_catch_up_with_a_burst_of_clicks(browser, 
         document.querySelector('input[name="word"][value="5"]').click();
         const busy = {BUSY}; dispatchEvent(new Event('beforeprint')); return [busy, {CAPTION}]; }}""")
     assert "view-table" in busy and f"«{words[5]}»" in caption  # printed up to date, at once
+    page.evaluate("dispatchEvent(new Event('afterprint'))")
+    focused = page.evaluate(f"""() => {{
+        document.querySelector('#view-layer2 .table-wrap').focus({{ preventScroll: true }});  // Tab reached it
+        document.querySelector('input[name="word"][value="6"]').click();
+        const busy = {BUSY}; dispatchEvent(new Event('beforeprint'));
+        return [busy.includes('view-layer2'), document.activeElement.closest('#view-layer2') !== null,
+                document.activeElement.className]; }}""")
+    assert focused == [True, True, "table-wrap"]  # drawn anew under the focus, which stays
     page.evaluate("dispatchEvent(new Event('afterprint'))")
     page.evaluate("""() => { window.requestIdleCallback = () => 0;  /* the browser never idle */
                              document.querySelector('input[name="word"][value="9"]').click();
