@@ -152,13 +152,7 @@ def _show_analysis():
     if table and table.tBodies[0].firstElementChild.classList.contains("gap"):
         _grid_fit(table, _grid_row_px, _grid_scroll)
     analysis.dataset.view = _settings.view
-    _drawn.clear()
-    _busy.clear()
-    _drawn.update(dict.fromkeys(render.ROW_PARTS, _row))
-    _drawn.update(dict.fromkeys(later))  # drawn empty: drawn whole when they catch up
-    _watch_parts(analysis, _PART_IDS, _caught_up)
-    if later:
-        _wait_for_idle(later)
+    _track_parts(analysis, later)
     _region("announce").textContent = render.row_announcement(_row, _tokens, _settings.lang, _quiz_on())
 
 
@@ -350,11 +344,29 @@ def _select_row(i, checked=False):
     publish(_record)
 
 
+def _track_parts(analysis, later=()):
+    """The analysis was just drawn: every row part shows the selected row, but those in
+    `later` (drawn empty, to be drawn whole when the browser is idle); watch which are on
+    screen (`_watch_parts`)."""
+    _drawn.clear()
+    _busy.clear()
+    _drawn.update(dict.fromkeys(render.ROW_PARTS, _row))
+    _drawn.update(dict.fromkeys(later))
+    _watch_parts(analysis, _PART_IDS, _caught_up)
+    if later:
+        _wait_for_idle(later)
+
+
+def _behind(names):
+    """Those of the row parts `names` whose element shows another row than the selected one."""
+    return [name for name in names if _drawn.get(name, _row) is not _row and _element(render.ROW_PARTS[name])]
+
+
 def _update_parts(names):
     """Bring the row parts `names` (render.ROW_PARTS) up to the selected row: the bars and
     the table changed in place from the row each shows, the others drawn anew."""
     lang = _settings.lang
-    names = [name for name in names if _drawn.get(name, _row) is not _row and _element(render.ROW_PARTS[name])]
+    names = _behind(names)
     if not names:
         return
     changes = render.row_changes({name: _drawn[name] for name in names if _drawn[name] is not None},
@@ -482,7 +494,7 @@ def _catch_up(*_):
     if _later is not None:  # (called sooner: the idle call is not needed any more)
         _idle_cancel(_later)
         _later = None
-    names = [name for name in render.ROW_PARTS if _drawn.get(name, _row) is not _row]
+    names = _behind(render.ROW_PARTS)
     if names:
         place = _place(_region("analysis"))
         _update_parts(names)
@@ -1024,8 +1036,7 @@ def start():
         # (a lexicon edited after the build would differ from the pre-render: full render then)
         _settings, _tokens, _lexicon_tokens, _record = settings, shown, tokens, record
         _row = contract.selected_row(settings, record)
-        _drawn.update(dict.fromkeys(render.ROW_PARTS, _row))
-        _watch_parts(_region("analysis"), _PART_IDS, _caught_up)
+        _track_parts(_region("analysis"))
         for element in document.querySelectorAll("#app [disabled]"):
             element.removeAttribute("disabled")
         _region("status").querySelector(".status-text").textContent = text(settings.lang, "ready")

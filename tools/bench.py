@@ -9,9 +9,9 @@ on a noisy machine. Page-load figures are medians over `--runs` cold browser con
   baseline      a bare PyScript + Pyodide hello world (stock stdlib), served the same way
   click         input event -> the next frame painted with the new row views, at random
                 points of the 60 Hz frame (as a student's clicks), with its floor (the same
-                measure around a one-character change) and the page's own work (in a long
-                text, the views off screen follow when the browser is idle: that work is
-                given on its own line); and, for
+                measure around a one-character change) and the page's own work (the views
+                off screen follow when the browser is idle: that work is given on its own
+                line); and, for
                 real mouse clicks, the browser's Event Timing figure (the INP measure)
                 (measured once the page has made its snapshot for later visits: a first
                 visit does that once, in a worker, at the student's first pause of 2 s or 30 s
@@ -133,8 +133,9 @@ FLOOR_SCRIPT = """async (count) => {
 # The browser's own "input to next paint" (Event Timing API, as used for INP), for real
 # mouse clicks: one figure per interaction (its longest event). Only interactions of 16 ms
 # or more are reported, so faster ones count as "< 16".
-# A long text's word click leaves the row views off screen for when the browser is idle
-# (app/page.py, `_watch_parts`): each idle callback's time, to report that work too.
+# A word click (and a long text's setting change) leaves the row views off screen for when
+# the browser is idle (app/page.py, `_watch_parts`): each idle callback's time, to report
+# that work too.
 IDLE_TIMING_INIT = """
 window.__idle = [];
 if (window.requestIdleCallback) {
@@ -193,19 +194,16 @@ def setting_rows(result, label, indent):
     change alone, and the time until the next frame is painted with the new grid."""
     return [(indent + label, pair(result["setting"]), "p95 ≤ 100 ms", percentile(result["setting"], 95) <= 100),
             (indent + "  the first change after the clicks", f"{result['setting'][0]:.1f} ms", "", None),
-            (indent + "  then, idle: the bars and the table off screen drawn",
-             f"{pair(result['setting_later'] or [float('nan')])} ({len(result['setting_later'])} of "
-             f"{len(result['setting'])} changes)", "", None),
+            later_row(indent + "  then, idle: the bars and the table off screen drawn", result["setting_later"],
+                      f"{len(result['setting'])} changes"),
             (indent + "  until the next frame, grid drawn", pair(result["setting_complete"]), "", None)]
 
 
-def later_row(result, count):
-    """The row views off screen, brought up to date when the browser is idle after the click's
-    frame: p50 / p95 of that work, and after how many of the clicks it ran (a click that
+def later_row(label, later, of):
+    """The row views off screen, drawn when the browser is idle after a click's or a setting
+    change's frame: p50 / p95 of that work, and after how many of them it ran (one that
     comes before the browser is idle leaves it for later still, done once for both)."""
-    later = result["later"] or [float("nan")]
-    return ("    then, idle: the views off screen brought up to date",
-            f"{pair(later)} ({len(result['later'])} of {count} clicks)", "", None)
+    return (label, f"{pair(later or [float('nan')])} ({len(later)} of {of})", "", None)
 
 
 def percentile(values, p):
@@ -236,6 +234,14 @@ def cold_load(browser, url, click=True):
     return fcp, ready, tti, first, second
 
 
+def with_idle_work(page, script, count):
+    """`script`'s result, and the times of the idle callbacks it left (IDLE_TIMING_INIT)."""
+    page.evaluate("window.__idle = []")
+    result = page.evaluate(script, count)
+    page.wait_for_timeout(300)  # the last one's idle work
+    return result, page.evaluate("window.__idle")
+
+
 def clicks(browser, url, count):
     """Word selections measured three ways, each with its floor (see the module docstring)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -248,14 +254,8 @@ def clicks(browser, url, count):
         raise SystemExit("bench: the page made no snapshot in 120 s")
     page.evaluate("document.getElementById('view-heatmap').scrollIntoView()")  # the grid on screen
     page.evaluate(CLICKS_SCRIPT, 20)  # warm up
-    page.evaluate("window.__idle = []")
-    frame, handler = page.evaluate(CLICKS_SCRIPT, count)
-    page.wait_for_timeout(300)
-    later = page.evaluate("window.__idle")
-    page.evaluate("window.__idle = []")
-    setting, setting_complete = page.evaluate(SETTING_SCRIPT, SETTING_CHANGES)
-    page.wait_for_timeout(300)
-    setting_later = page.evaluate("window.__idle")
+    (frame, handler), later = with_idle_work(page, CLICKS_SCRIPT, count)
+    (setting, setting_complete), setting_later = with_idle_work(page, SETTING_SCRIPT, SETTING_CHANGES)
     shown = page.evaluate("JSON.parse(document.getElementById('attention-state').textContent).tokens.length")
     state_bytes = page.evaluate("new Blob([document.getElementById('attention-state').textContent]).size")
     frame_floor = page.evaluate(FLOOR_SCRIPT, count)
@@ -385,11 +385,13 @@ def main(argv=None):
          percentile(c12["handler"], 95) <= 8),
         ("  Python + DOM update, 200 words, grid shown", pair(c200["handler"]), "p95 ≤ 16 ms",
          percentile(c200["handler"], 95) <= 16),
-        later_row(c200, args.clicks),
+        later_row("    then, idle: the views off screen brought up to date", c200["later"],
+                  f"{args.clicks} clicks"),
         *setting_rows(c200, "Setting change (mask), 200 words", ""),
         ("  Python + DOM update, 200 words of prose, grid", pair(prose["handler"]), "p95 ≤ 16 ms",
          percentile(prose["handler"], 95) <= 16),
-        later_row(prose, args.clicks),
+        later_row("    then, idle: the views off screen brought up to date", prose["later"],
+                  f"{args.clicks} clicks"),
         *setting_rows(prose, "Setting change (mask), 200 words of prose", "  "),
         ("State JSON, 12 / 200 words", f"{c12['state_bytes'] / 1e3:.1f} / {c200['state_bytes'] / 1e3:.1f} kB",
          "", None),

@@ -23,16 +23,11 @@ def query(page):
     return "?" + page.url.split("?", 1)[1]
 
 
-def wait_views(page):
-    """Wait until the row views a click left for later (off screen) are up to date."""
-    page.wait_for_function("!document.querySelector('#analysis [aria-busy]')")
-
-
 def check_row_against_numpy(page, s):
-    """The table's weights and percentages and the bars' values are numpy's for the selected row."""
+    """The table's weights and percentages and the bars' values are numpy's for the selected row
+    (`s` from conftest.wait_state, which waits for the views left for when the browser is idle)."""
     ref = numpy_state(s)
     i = s["focus"]
-    wait_views(page)
     for j, r in enumerate(s["rows"]):
         assert abs(r["weight"] - ref["weights"][i][j]) <= 1e-12
         if ref["allowed"][i][j]:
@@ -93,7 +88,7 @@ def test_a_long_texts_views_off_screen_catch_up_with_a_burst_of_clicks(browser, 
         return [{BUSY}, document.querySelector('table.heatmap tr.selected').dataset.row]; }}""")
     assert {"view-bars", "view-table"} <= set(busy[0]) and busy[1] == "26"  # the grid, on screen, at once
     s = wait_state(page, "s.focus === 26")
-    check_row_against_numpy(page, s)  # (waits for the busy views)
+    check_row_against_numpy(page, s)
     assert abs(page.evaluate(GRID_TOP)) <= 2  # the views drawn above it did not move the grid away
     page.wait_for_url(lambda url: "focus=26&" in url)
     fresh_context, fresh = open_page(browser, base_url, query(page))
