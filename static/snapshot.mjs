@@ -27,7 +27,7 @@
    normally. */
 
 const CACHE = "attention-explorer-snapshot";
-const FORMAT = "code-1";     // what a snapshot holds (attention_snapshot.py); change it with that
+const FORMAT = "code-1 runs-1";  // what a snapshot holds (attention_snapshot.py), how it is stored (storedRuns)
 const WAIT_MS = 45000;       // longest wait for another widget's snapshot
 const MAX_BYTES = 256e6;     // a bigger "snapshot" is not ours
 
@@ -206,10 +206,10 @@ export async function startPlan(runtimeURL) {
     const length = Number(hit.headers.get("X-Length"));
     if (!(length > 0 && length < MAX_BYTES)) throw new Error("snapshot of unexpected size");
     plan.kind = "snapshot";
-    plan.options = { _loadSnapshot: hit.body.then((b) => {
-      if (b.byteLength !== length) throw new Error("truncated snapshot");
-      return new Uint8Array(b);
-    }) };
+    const runs = hit.headers.get("X-Runs");
+    const image = hit.body.then((b) => expand(new Uint8Array(b), runs, length));
+    image.catch(() => {});  /* reported where loadPyodide awaits it (a refused snapshot) */
+    plan.options = { _loadSnapshot: image };
     /* Once ready: a file that was not the snapshot's (edited in the deployed folder, or
        unknown to a snapshot made from the files) asks for a new one, made from this page. */
     plan.afterReady = (pyodide) => {
@@ -232,6 +232,45 @@ export async function startPlan(runtimeURL) {
     plan.afterReady = () => {};
   }
   return plan;
+}
+
+/* How a snapshot is stored: its memory image without the zero stretches of STRETCH bytes or
+   more (the free heap: more than half of the ~31 MB). The browser keeps ~14 MB per
+   deployment instead of ~31 MB (its storage quota can be small on a phone, and a course may
+   have several deployments), and a later visit reads that much less. X-Runs lists where the
+   stored bytes go, "offset+length" for each run; X-Length is the whole image's length. */
+const STRETCH = 65536;
+
+/* [[offset, length], ...]: the runs of the image outside its all-zero STRETCH blocks. */
+export function storedRuns(image) {
+  if (image.byteOffset % 4) image = image.slice();
+  const runs = [];
+  for (let start = 0; start < image.byteLength; start += STRETCH) {
+    const size = Math.min(STRETCH, image.byteLength - start);
+    const words = new Uint32Array(image.buffer, image.byteOffset + start, size >>> 2);
+    let zero = words.every((w) => w === 0);
+    for (let i = size & ~3; zero && i < size; i++) zero = image[start + i] === 0;
+    if (zero) continue;
+    const last = runs[runs.length - 1];
+    if (last && last[0] + last[1] === start) last[1] += size;
+    else runs.push([start, size]);
+  }
+  return runs;
+}
+
+/* The memory image again, from the stored runs; an error if they do not add up. */
+export function expand(stored, runsHeader, length) {
+  const image = new Uint8Array(length);
+  let at = 0;
+  for (const run of (runsHeader || "").split(" ").filter(Boolean)) {
+    const [offset, size] = run.split("+").map(Number);
+    if (!(Number.isInteger(offset) && Number.isInteger(size) && offset >= 0 && size > 0 &&
+          offset + size <= length && at + size <= stored.byteLength)) throw new Error("snapshot runs do not fit");
+    image.set(stored.subarray(at, at + size), offset);
+    at += size;
+  }
+  if (at !== stored.byteLength) throw new Error("truncated snapshot");
+  return image;
 }
 
 /* The throwaway interpreter of snapshot-worker.mjs makes it; it stores it itself. */
@@ -274,10 +313,15 @@ export async function makeAndStore({ runtimeURL, key, headers, recipe }) {
   pyodide.runPython("import sys\nsys.path.insert(0, '/snapshot')\nimport attention_snapshot\n" +
                     "sys.path.remove('/snapshot')\nattention_snapshot.prepare_from('/snapshot/recipe.json')");
   const image = pyodide.makeMemorySnapshot();
+  const runs = storedRuns(image);
+  const stored = new Uint8Array(runs.reduce((sum, [, size]) => sum + size, 0));
+  let at = 0;
+  for (const [offset, size] of runs) { stored.set(image.subarray(offset, offset + size), at); at += size; }
   const cache = await caches.open(CACHE);
   /* X-Made and X-From (a page's recipe, or the files only) are read by tests and `make bench`. */
-  await cache.put(key, new Response(image, { headers: {
+  await cache.put(key, new Response(stored, { headers: {
     ...headers, "Content-Type": "application/octet-stream", "X-Length": String(image.byteLength),
+    "X-Runs": runs.map(([offset, size]) => `${offset}+${size}`).join(" "),
     "X-Made": String(Date.now()), "X-From": recipe ? "page" : "files" } }));
 }
 

@@ -6,7 +6,8 @@
                  TTI, warm TTI (second visit, from the snapshot); also without a service
                  worker, to show what the fallback costs
   warm start     the second visit behind the project's server against a warm bare PyScript
-                 + Pyodide page, in the same run
+                 + Pyodide page, in the same run; and the size of the snapshot kept in the
+                 browser, beside the memory image it stands for
   widgets        a lesson page with one and with three widgets on the plain host: cold and
                  warm, until every widget is ready and has answered a click; and the
                  memory of all the browser's processes (PSS) with one and three widgets
@@ -26,6 +27,9 @@ READY = "document.documentElement.dataset.state === 'ready'"
 # of them, a few seconds after they are ready).
 SNAPSHOT_STORED = """caches.open('attention-explorer-snapshot').then(c => c.keys().then(k => k.length && c.match(k[0])))
   .then(r => !!r && r.headers.get('X-From') === 'page')"""
+# What the origin keeps: the stored snapshot's bytes, and the memory image it stands for.
+KEPT = """caches.open('attention-explorer-snapshot').then(c => c.keys().then(k => k.length && c.match(k[0])))
+  .then(async r => r ? [(await r.arrayBuffer()).byteLength, Number(r.headers.get('X-Length'))] : null)"""
 ALL_READY = ("[...document.querySelectorAll('iframe')].every(f => f.contentDocument && "
              "f.contentDocument.documentElement.dataset.state === 'ready')")
 LESSON = """<!doctype html><html lang="it"><head><meta charset="utf-8"><title>Lezione</title></head>
@@ -67,11 +71,12 @@ def deployment(browser, url, timing_script, clicks_script, counter=None, service
     page.wait_for_timeout(300)
     first = counter.bytes if counter else None
     stored = wait_snapshot(page)
+    kept = page.evaluate(KEPT) if stored else None
     everything = counter.bytes if counter else None
     worker = page.evaluate("!!(navigator.serviceWorker && navigator.serviceWorker.controller)")
     warm, warm_start = visit(page, url, clicks_script)
     context.close()
-    return {"cold": cold, "warm": warm, "first": first, "all": everything, "stored": stored,
+    return {"cold": cold, "warm": warm, "first": first, "all": everything, "stored": stored, "kept": kept,
             "starts": (cold_start, warm_start), "worker": worker}
 
 
@@ -170,6 +175,12 @@ def figures(playwright, browser, options, page_url, hello_url, tmp, runs, timing
     return out
 
 
+def kept(runs):
+    """The stored snapshot's size and its memory image's, as the last run found them."""
+    sizes = [r["kept"] for r in runs if r["kept"]]
+    return f"{sizes[-1][0] / 1e6:.1f} MB ({sizes[-1][1] / 1e6:.1f} MB)" if sizes else "none"
+
+
 def rows(f):
     """Table rows (figure, value, budget, ok) for tools/bench.py."""
     plain, ours = f["plain"], f["ours"]
@@ -192,6 +203,7 @@ def rows(f):
         ("  baseline: bare PyScript + Pyodide, warm", f"{bare:.0f} ms", "", None),
         ("  warm TTI ÷ warm baseline", f"{warm / bare:.2f}", "≤ 0.35", warm / bare <= 0.35),
         ("  starts seen (cold/warm)", ", ".join(starts), "", None),
+        ("  snapshot kept in the browser (memory image)", kept(ours), "", None),
         ("Lesson page, 1 widget, cold", f"{one:.0f} ms", "", None),
         ("Lesson page, 3 widgets, cold", f"{three:.0f} ms", f"≤ {1.5 * one:.0f} ms", three <= 1.5 * one),
         ("  3 widgets ÷ 1 widget, cold", f"{three / one:.2f}", "≤ 1.50", three <= 1.5 * one),

@@ -58,6 +58,49 @@ def warm(browser, base_url):
     context.close()
 
 
+# What the browser keeps: the stored bytes, and the memory image they stand for.
+KEPT = """async (key) => {
+  const hit = await (await caches.open('attention-explorer-snapshot')).match(key);
+  return {stored: (await hit.arrayBuffer()).byteLength, image: Number(hit.headers.get('X-Length'))};
+}"""
+# static/snapshot.mjs's storing and expanding of a memory image, on made-up images: zero
+# stretches (aligned and not), data at both ends, a length that is no multiple of 4.
+ROUND_TRIP = """async () => {
+  const { storedRuns, expand } = await import('./static/snapshot.mjs');
+  const results = [];
+  for (const length of [65536 * 5 + 3, 65536 * 3, 100]) {
+    const image = new Uint8Array(length);
+    image[0] = 1; image[length - 1] = 2;
+    if (length > 65536 * 3) { image[65536 * 2 + 17] = 3; image.fill(4, 65536 * 4 - 5, 65536 * 4 + 5); }
+    const runs = storedRuns(image);
+    const stored = new Uint8Array(runs.reduce((sum, [, size]) => sum + size, 0));
+    let at = 0;
+    for (const [offset, size] of runs) { stored.set(image.subarray(offset, offset + size), at); at += size; }
+    const header = runs.map(([offset, size]) => `${offset}+${size}`).join(' ');
+    const back = expand(stored, header, length);
+    const refused = [];
+    for (const [bytes, runsHeader] of [[stored.subarray(1), header], [stored, header + ' ' + length + '+1'], [stored, '']])
+      try { expand(bytes, runsHeader, length); } catch (e) { refused.push(e.message); }
+    results.push({length, stored: stored.length, same: back.length === length && back.every((b, i) => b === image[i]),
+                  refused: refused.length});
+  }
+  return results;
+}"""
+
+
+def test_a_snapshot_is_stored_without_its_zero_stretches_and_restored_byte_for_byte(warm):
+    """A memory image's all-zero 64 kB blocks are left out when stored; expanding gives back every byte, and
+    stored bytes that do not fit their runs are refused (the page then starts normally)."""
+    context, page, first = warm
+    results = page.evaluate(ROUND_TRIP)
+    assert [r["same"] for r in results] == [True, True, True]
+    # 5 blocks + 3 bytes with data in blocks 0, 2, 3, 4 (the fill crosses 3 -> 4) and the tail: block 1 is left out
+    assert results[0]["stored"] == 65536 * 4 + 3
+    assert results[1]["stored"] == 65536 * 2  # blocks 0 and 2 (the last byte is in block 2)
+    assert results[2]["stored"] == 100  # one short block with data: kept whole
+    assert [r["refused"] for r in results] == [3, 3, 3]
+
+
 def test_second_visit_starts_from_the_snapshot_and_shows_the_same_numbers(warm):
     """The first visit starts normally; the next one restores the snapshot and shows the same state."""
     context, page, first = warm
@@ -68,6 +111,8 @@ def test_second_visit_starts_from_the_snapshot_and_shows_the_same_numbers(warm):
     assert get_state(page) == first["state"]
     assert select(page, 3) == first["clicked"]
     assert "start" not in json.dumps(get_state(page))
+    kept = page.evaluate(KEPT, first["snapshots"][0])
+    assert kept["stored"] < kept["image"] / 2, f"the snapshot is kept without its zero stretches: {kept}"
     assert_clean(context, page)
 
 
@@ -77,7 +122,7 @@ CORRUPT = """async ([key, stale]) => {
   const cache = await caches.open('attention-explorer-snapshot');
   const headers = Object.fromEntries((await cache.match(key)).headers);
   const junk = new Uint8Array(4096).fill(7);
-  await cache.put(key, new Response(junk, {headers: {...headers, 'x-length': '4096'}}));
+  await cache.put(key, new Response(junk, {headers: {...headers, 'x-length': '4096', 'x-runs': '0+4096'}}));
   await cache.put(stale, new Response(junk, {headers: {'X-Length': '4096'}}));
 }"""
 # A snapshot made by another runtime build, under the key.
