@@ -234,14 +234,15 @@ export async function startPlan(runtimeURL) {
   return plan;
 }
 
-/* How a snapshot is stored: its memory image without the zero stretches of STRETCH bytes or
-   more (the free heap: more than half of the ~31 MB). The browser keeps ~14 MB per
+/* How a snapshot is stored: its memory image without its all-zero blocks of STRETCH bytes
+   (counted from the image's start; most of the free heap: more than half of the ~31 MB).
+   The browser keeps ~14 MB per
    deployment instead of ~31 MB (its storage quota can be small on a phone, and a course may
    have several deployments), and a later visit reads that much less. X-Runs lists where the
    stored bytes go, "offset+length" for each run; X-Length is the whole image's length. */
 const STRETCH = 65536;
 
-/* [[offset, length], ...]: the runs of the image outside its all-zero STRETCH blocks. */
+/* [[offset, length], ...], in order: the runs of the image outside its all-zero STRETCH blocks. */
 export function storedRuns(image) {
   if (image.byteOffset % 4) image = image.slice();
   const runs = [];
@@ -258,14 +259,16 @@ export function storedRuns(image) {
   return runs;
 }
 
-/* The memory image again, from the stored runs; an error if they do not add up. */
+/* The memory image again, from the stored runs; an error if they do not add up (runs in
+   order, none overlapping, inside the image, using every stored byte). */
 export function expand(stored, runsHeader, length) {
   const image = new Uint8Array(length);
-  let at = 0;
+  let at = 0, end = 0;
   for (const run of (runsHeader || "").split(" ").filter(Boolean)) {
-    const [offset, size] = run.split("+").map(Number);
-    if (!(Number.isInteger(offset) && Number.isInteger(size) && offset >= 0 && size > 0 &&
-          offset + size <= length && at + size <= stored.byteLength)) throw new Error("snapshot runs do not fit");
+    const [, offset, size] = (/^(\d+)\+(\d+)$/.exec(run) || []).map(Number);
+    if (!(size > 0 && offset >= end && offset + size <= length && at + size <= stored.byteLength))
+      throw new Error("snapshot runs do not fit");
+    end = offset + size;
     image.set(stored.subarray(at, at + size), offset);
     at += size;
   }

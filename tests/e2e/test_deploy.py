@@ -65,7 +65,7 @@ KEPT = """async (key) => {
 }"""
 # static/snapshot.mjs's storing and expanding of a memory image, on made-up images: zero
 # stretches (aligned and not), data at both ends, a length that is no multiple of 4.
-ROUND_TRIP = """async () => {
+ROUND_TRIP = r"""async () => {
   const { storedRuns, expand } = await import('./static/snapshot.mjs');
   const results = [];
   for (const length of [65536 * 5 + 3, 65536 * 3, 100]) {
@@ -79,7 +79,10 @@ ROUND_TRIP = """async () => {
     const header = runs.map(([offset, size]) => `${offset}+${size}`).join(' ');
     const back = expand(stored, header, length);
     const refused = [];
-    for (const [bytes, runsHeader] of [[stored.subarray(1), header], [stored, header + ' ' + length + '+1'], [stored, '']])
+    const bad = [[stored.subarray(1), header], [stored, header + ' ' + length + '+1'], [stored, ''],
+                 [stored, header.replace(/^0\+/, '+')], [stored, header + '+1'],
+                 [stored, '0+' + (stored.length - 1) + ' 0+1'], [stored, (length - 1) + '+1 0+' + (stored.length - 1)]];
+    for (const [bytes, runsHeader] of bad)
       try { expand(bytes, runsHeader, length); } catch (e) { refused.push(e.message); }
     results.push({length, stored: stored.length, same: back.length === length && back.every((b, i) => b === image[i]),
                   refused: refused.length});
@@ -98,7 +101,7 @@ def test_a_snapshot_is_stored_without_its_zero_stretches_and_restored_byte_for_b
     assert results[0]["stored"] == 65536 * 4 + 3
     assert results[1]["stored"] == 65536 * 2  # blocks 0 and 2 (the last byte is in block 2)
     assert results[2]["stored"] == 100  # one short block with data: kept whole
-    assert [r["refused"] for r in results] == [3, 3, 3]
+    assert [r["refused"] for r in results] == [7, 7, 7]  # short, past the end, none, malformed (2), overlapping, out of order
 
 
 def test_second_visit_starts_from_the_snapshot_and_shows_the_same_numbers(warm):
