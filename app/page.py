@@ -24,9 +24,9 @@ import traceback
 
 import js
 from pyodide.ffi import create_proxy, to_js
-from pyscript import document, window, when
+from pyscript import document, window
 
-from app import contract, export, lexicon, matrices, order, render, settings as schema
+from app import contract, export, lexicon, matrices, order, render, settings as schema, widgets
 from app.i18n import LANGS, PRESETS, short, text
 from app.quiz import Session
 from app.views import heatmap, matrix_mode
@@ -583,6 +583,13 @@ def _schedule_url():
         _url_timer = js.setTimeout(_write_url_later, int(wait * 1000))
 
 
+# Posts a message (JSON text) to the host page from this page's own JavaScript: the host
+# (embed.js) tells widgets apart by the message's source, which is the window of the code
+# that calls postMessage (for a page run by another widget's Python, app/widgets.py, that
+# Python's window otherwise).
+_tell_host = js.Function.new("json", "window.parent.postMessage(JSON.parse(json), '*')")
+
+
 def publish(record, payload=None):
     """Publish the state of `record` (the one on screen); `payload` is its JSON when the
     caller has it already. The address follows in a task of its own (`_schedule_url`)."""
@@ -593,8 +600,7 @@ def publish(record, payload=None):
         document.documentElement.dataset.state = _said_ready = "ready"
     _schedule_url()
     if _framed:
-        message = js.JSON.parse('{"type": "attention:state", "state": ' + payload + "}")
-        window.parent.postMessage(message, "*")
+        _tell_host('{"type": "attention:state", "state": ' + payload + "}")
 
 
 def _show_sentence(sentence):
@@ -640,7 +646,7 @@ def guarded(handler):
                 _show_error(error)
             finally:
                 if paused:
-                    js.setTimeout(_collect_later, 0)
+                    _timers.setTimeout(_collect_later, 0)
 
     run.__name__ = handler.__name__
     return run
@@ -651,6 +657,9 @@ def guarded(handler):
 # (~25 ms at once). It is paused while a plain handler runs and resumed in a task of its
 # own, after the new numbers are on screen: the same collections, out of the student's way.
 _collect_later = create_proxy(lambda *_: gc.enable())
+# Whose timer resumes it: the frame of this Python (app/widgets.py sets it for a page this
+# Python runs in another widget's frame, which may go first).
+_timers = js
 
 
 def _apply(setting, value):
@@ -672,7 +681,6 @@ def _apply(setting, value):
         publish(_record)
 
 
-@when("change", "#app")
 @guarded
 def on_change(event):
     """The dispatch: a control named after a setting of the schema changes that setting."""
@@ -726,7 +734,6 @@ _for_targets = js.Function.new("selector", "handler", """
 """)
 
 
-@when("keydown", "#app")
 @guarded
 def on_keydown(event):
     """Enter toggles a switch (native checkboxes only take Space)."""
@@ -887,7 +894,6 @@ def _next_word():
         first.focus()
 
 
-@when("submit", "#app")
 @guarded
 def on_submit(event):
     event.preventDefault()
@@ -1044,6 +1050,8 @@ def start():
     else:
         _render(settings, tokens, ("all",), notes)
     window.addEventListener("message", create_proxy(on_message))
+    for kind, handler in (("change", on_change), ("keydown", on_keydown), ("submit", on_submit)):
+        _region("app").addEventListener(kind, create_proxy(handler))
     _region("app").addEventListener("input", _for_targets('input[type="range"]', create_proxy(on_input)))
     _region("app").addEventListener("click", _for_targets('button[type="button"]', create_proxy(on_click)))
     watch = _grid_watch(_grid_scrolled)
@@ -1059,3 +1067,4 @@ def start():
         for data in queued.to_py(depth=1) if hasattr(queued, "to_py") else []:
             _apply_host_message(data)
         window.attentionQueue = to_js([])
+    widgets.serve(window, _lexicons)

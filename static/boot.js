@@ -91,7 +91,9 @@
   /* Preload Python's files (listed in this script's data-preload) right after the first
      frame: started in the <head> they would compete with the first paint; started by
      PyScript they would wait until it has loaded and read its configuration. */
-  var list = (document.currentScript && document.currentScript.dataset.preload || "").split(/\s+/);
+  /* A follower widget (static/transfer.js) starts no Python of its own: nothing to preload. */
+  var list = window.attentionFollower ? []
+    : (document.currentScript && document.currentScript.dataset.preload || "").split(/\s+/);
   /* The interpreter module (static/interpreter.mjs, with Pyodide's small loader and
      snapshot.mjs it imports) is fetched and run now, a few kB, so that Python's start
      after the first frame does not wait for it. */

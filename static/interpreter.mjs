@@ -1,7 +1,8 @@
 /* Attention Explorer: the interpreter module PyScript imports (`interpreter` in
    pyscript.toml). It is Pyodide's own loadPyodide, started from this browser's memory
    snapshot when a valid one is kept (snapshot.mjs), else normally. <html data-start>
-   says which: "snapshot" or "normal". The runtime path below is kept current by
+   says which: "snapshot" or "normal" ("shared" in a widget run by another widget's Python:
+   static/transfer.js). The runtime path below is kept current by
    `make build`.
 
    static/boot.js calls startEarly() right after the first frame, so Python starts while
@@ -23,7 +24,8 @@ let starting = null;
    from this module's start, so clicks before ready count too), and at most LATEST_MS
    after ready, so a student who never pauses still gets a quick second visit. */
 const QUIET_MS = 2000, LATEST_MS = 30000;
-const INPUTS = ["pointerdown", "click", "keydown", "input", "change"];
+/* attention:input: input in another widget this Python runs (static/transfer.js). */
+const INPUTS = ["pointerdown", "click", "keydown", "input", "change", "attention:input"];
 let lastInput = 0;
 const noted = () => { lastInput = performance.now(); };
 INPUTS.forEach((type) => addEventListener(type, noted, { capture: true, passive: true }));

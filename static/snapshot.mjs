@@ -114,21 +114,6 @@ if (channel) {
   channel.postMessage("starting");
 }
 
-/* Other widgets of this deployment in the same host page (frames of the same parent whose
-   address is in this deployment's folder), even before their scripts run: a lesson page
-   with several widgets. A frame of another origin is simply not counted. */
-function siblingWidgets() {
-  try {
-    const frames = window.parent !== window ? window.parent.frames : [];
-    for (let i = 0; i < frames.length; i++) {
-      try {
-        if (frames[i] !== window && frames[i].location.href.startsWith(BASE)) return true;
-      } catch (e) { /* a frame of another origin */ }
-    }
-  } catch (e) { /* no access to the host page's frames */ }
-  return false;
-}
-
 /* What the page's Python has imported: [[name, file or null], ...] and, read from its file
    system, the page's own source files among them (app, PyScript's package). */
 function pageRecipe(pyodide) {
@@ -180,8 +165,9 @@ export async function startPlan(runtimeURL) {
       });
       if (mine || !navigator.locks) {
         /* This widget makes the snapshot. Alone, once its page is ready (it then competes
-           with nothing, and knows what the page uses). With other widgets starting (they
-           said so, or they are frames beside this one): at once, from the files, and it
+           with nothing, and knows what the page uses). With other widgets starting (in other
+           tabs of this browser, which said so; widgets framed by the same host page share
+           one Python instead, static/transfer.js): at once, from the files, and it
            restores the snapshot too, rather than a second interpreter start on a busy
            machine. A widget that only shows up later gets the snapshot as soon as it is
            made. */
@@ -189,7 +175,7 @@ export async function startPlan(runtimeURL) {
         const make = (pyodide) => making = making || store(pyodide).finally(() => release && release());
         plan.afterReady = (pyodide) => make(ready = pyodide);
         onPeer = () => make(ready);
-        if (!peers && !siblingWidgets()) return plan;
+        if (!peers) return plan;
         await make(null);
         hit = await look();
         if (!hit) return plan;

@@ -1,12 +1,112 @@
-/* Attention Explorer: fewer bytes on hosts that compress nothing (an LMS file area, a
-   plain web space). When this page itself arrived uncompressed, a service worker (sw.js)
-   serves Python's runtime from its pre-compressed .gz files, decompressed by the browser:
-   about 5 MB instead of 15 MB. Where a service worker is not allowed (some iframes,
-   private modes, plain http), the plain files load as before: more bytes, same page.
+/* Attention Explorer: how this page gets its Python, decided in the <head> (one script, so
+   the first paint waits for no other request).
+
+   1. Several widgets of one lesson page share one Python (app/widgets.py). Widgets of one
+   deployment framed by the same host page share one main thread: each starting its own
+   Python made them wait for one another. So the first of them to load is the leader and
+   starts Python as usual (window.attentionShared); a widget that finds a leader among its
+   sibling frames is a follower (window.attentionFollower, <html data-start="shared">): it
+   keeps PyScript from starting here and, once its page is parsed, asks the leader's Python
+   to run it. A follower loads again, and leads or follows another leader, when its leader
+   goes away or cannot start Python; one the leader's Python cannot run starts its own (so
+   do this deployment's widgets loaded later in the same tab). Only framed pages take part,
+   and only siblings of the same origin and the same folder lead.
+
+   2. Fewer bytes on hosts that compress nothing (an LMS file area, a plain web space).
+   When this page itself arrived uncompressed, a service worker (sw.js) serves Python's
+   runtime from its pre-compressed .gz files, decompressed by the browser: about 5 MB
+   instead of 15 MB. Where a service worker is not allowed (some iframes, private modes,
+   plain http), the plain files load as before: more bytes, same page.
    window.attentionTransfer resolves when the runtime may be requested.
    On a later visit it also starts reading Python's memory snapshot (static/snapshot.mjs,
    which decides whether to use it), so the read overlaps the drawing of the page:
    window.attentionSnapshot resolves to {headers, body: promise of its bytes} or null. */
+(function () {
+  "use strict";
+  if (window.parent === window) return;
+  var html = document.documentElement;
+  var folderOf = function (href) { return href.split(/[?#]/)[0].replace(/[^/]*$/, ""); };
+  var folder = folderOf(location.href);
+  var loading = function (frame) { return frame.document.documentElement.dataset.state !== "error"; };
+
+  function leaderAmongSiblings() {
+    try {
+      var frames = window.parent.frames;
+      for (var i = 0; i < frames.length; i++) {
+        try {
+          var frame = frames[i];
+          if (frame !== window && frame.attentionShared && folderOf(frame.location.href) === folder &&
+              loading(frame)) return frame;
+        } catch (e) { /* a frame of another origin */ }
+      }
+    } catch (e) { /* no access to the host page's frames */ }
+    return null;
+  }
+
+  /* After the leader's Python could not run a follower, this tab's widgets of this
+     deployment start on their own. */
+  var SOLO = "attention-explorer-alone " + folder, solo = false;
+  try { solo = sessionStorage.getItem(SOLO) !== null; } catch (e) { /* storage refused */ }
+  var leader = solo ? null : leaderAmongSiblings();
+  if (!leader) {
+    var shared = window.attentionShared = { waiting: [], adopt: null };
+    /* Python could not start here: the followers waiting load again. */
+    new MutationObserver(function () {
+      if (html.dataset.state !== "error") return;
+      shared.waiting.splice(0).forEach(function (doc) {
+        try { doc.defaultView.attentionFollower.alone(false); } catch (e) { /* gone meanwhile */ }
+      });
+    }).observe(html, { attributes: true, attributeFilter: ["data-state"] });
+    return;
+  }
+
+  /* A follower: PyScript's <script type="py"> is set aside as the parser adds it. */
+  var watch = new MutationObserver(function () {
+    var script = document.querySelector('script[type="py"]');
+    if (script) {
+      script.type = "text/x-attention-follower";
+      watch.disconnect();
+    }
+  });
+  watch.observe(document, { childList: true, subtree: true });
+  html.dataset.start = "shared";
+  var leaving = false;
+  window.attentionFollower = {
+    /* Load again, and lead or follow another leader (`forGood`: this tab's widgets of this
+       deployment all start on their own; where that cannot be recorded, the page stays as
+       it is, showing its example, rather than loading again and again). */
+    alone: function (forGood) {
+      if (leaving) return;
+      if (forGood) try { sessionStorage.setItem(SOLO, "1"); } catch (e) { return; }
+      leaving = true;
+      setTimeout(function () { location.reload(); }, 0);
+    }
+  };
+  document.addEventListener("DOMContentLoaded", function () {
+    watch.disconnect();
+    try {
+      if (leader.closed || !leader.attentionShared) leader = leaderAmongSiblings();  /* gone meanwhile */
+      if (!leader || !loading(leader)) return window.attentionFollower.alone(false);
+      /* The leader leaves (its frame removed or loaded again): so does this page. Not when
+         the whole lesson page is only put aside (back/forward cache): it comes back whole. */
+      leader.addEventListener("pagehide", function (event) {
+        if (!event.persisted) window.attentionFollower.alone(false);
+      });
+      /* The snapshot of later visits is made when the students pause (static/interpreter.mjs):
+         input here counts too. */
+      ["pointerdown", "keydown", "input"].forEach(function (type) {
+        addEventListener(type, function () {
+          try { leader.dispatchEvent(new leader.Event("attention:input")); } catch (e) { /* gone */ }
+        }, { capture: true, passive: true });
+      });
+      var shared = leader.attentionShared;
+      if (shared.adopt) shared.adopt(document);
+      else shared.waiting.push(document);
+    } catch (e) {
+      window.attentionFollower.alone(false);
+    }
+  });
+})();
 (function () {
   "use strict";
   var workers = navigator.serviceWorker;
@@ -28,7 +128,7 @@
   });
   window.attentionSnapshot = (function () {
     try {
-      if (typeof caches === "undefined") return Promise.resolve(null);
+      if (typeof caches === "undefined" || window.attentionFollower) return Promise.resolve(null);
       var base = new URL("../", document.currentScript.src).href;  /* this deployment */
       var key = base + "snapshot/current";
       /* No snapshot was ever stored here (snapshot.mjs marks it): do not open the Cache API,

@@ -1,0 +1,79 @@
+"""One Python for every widget of a host page.
+
+Widgets of the same deployment framed by one lesson page share one main thread, so each
+starting its own Python made them wait for one another (three widgets took ~2 s even from
+a snapshot, ~5 s cold). Instead, the first widget to load (the leader) starts Python as
+usual; each widget after it (a follower: static/transfer.js decides, and keeps PyScript
+from starting there) is handed to the leader's Python, which runs the page in the follower's
+frame: a fresh instance of app.page whose `js`, `document` and `window` are that frame's
+(same origin, so its objects can be reached). Every widget keeps its own settings, URL,
+history and host messages; they share only the code and the parsed lexicons.
+
+A follower whose leader goes away (its frame removed or navigated) or cannot start Python
+loads again and leads, or follows a new leader; one this Python cannot run starts its own
+(static/transfer.js: `attentionShared` in a leader, `attentionFollower` in a follower).
+"""
+
+import importlib.util
+import sys
+import types
+
+from pyodide.ffi import create_proxy
+
+
+class _Frame(types.ModuleType):
+    """`js` for a page in another frame: that frame's global object."""
+
+    def __init__(self, frame):
+        super().__init__("js")
+        self._frame = frame
+
+    def __getattr__(self, name):
+        return getattr(self._frame, name)
+
+
+def page_in(frame):
+    """A new instance of app.page (its own state) bound to `frame`'s window and document."""
+    spec = importlib.util.find_spec("app.page")
+    page = importlib.util.module_from_spec(spec)
+    pyscript = types.ModuleType("pyscript")
+    pyscript.document, pyscript.window = frame.document, frame
+    kept = {name: sys.modules.get(name) for name in ("js", "pyscript")}
+    sys.modules["js"], sys.modules["pyscript"] = _Frame(frame), pyscript
+    try:
+        spec.loader.exec_module(page)
+    finally:
+        for name, module in kept.items():
+            sys.modules[name] = module
+    page._timers = kept["js"]
+    return page
+
+
+def serve(window, lexicons):
+    """Offer this page's Python to the follower widgets waiting in `window.attentionShared`
+    (made by static/transfer.js in a leader: their documents) and to those that come later; they share `lexicons`
+    (app.page's, loaded on first use)."""
+    shared = getattr(window, "attentionShared", None)
+    if shared is None:
+        return
+
+    def adopt(document):
+        frame = document.defaultView
+        if frame is None or frame.document != document:  # that page has gone meanwhile
+            return
+        try:
+            page = page_in(frame)
+            page._lexicons = lexicons
+            page.start()
+        except Exception as error:  # noqa: BLE001 - the follower then starts its own Python
+            try:
+                frame.console.warn("Attention Explorer: this widget starts its own Python:", str(error))
+                frame.attentionFollower.alone(True)
+            except Exception:  # noqa: BLE001 - a frame gone meanwhile
+                pass
+
+    shared.adopt = create_proxy(adopt)
+    waiting = list(shared.waiting)
+    shared.waiting.length = 0
+    for document in waiting:
+        adopt(document)

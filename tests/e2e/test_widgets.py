@@ -1,0 +1,165 @@
+"""Several widgets on one lesson page share one Python (static/transfer.js, app/widgets.py)."""
+
+import numpy as np
+import pytest
+
+from tests.e2e.conftest import READY_TIMEOUT, new_context
+from tests.e2e.test_access import axe_violations
+from tests.reference import W_Q, attention_row, lexicon_cards
+
+WIDGETS = [("it", "Il cane guarda la palla", 1), ("en", "The cat sat on the mat", 2), ("it", "La gatta dorme", 0)]
+LESSON = """<!doctype html><html lang="it"><head><meta charset="utf-8"><title>Lezione</title>
+<script>window.got = [];
+addEventListener("message", e => {
+  const frames = [...document.querySelectorAll("iframe")];
+  window.got.push({from: frames.findIndex(f => f.contentWindow === e.source), data: e.data});
+});</script></head><body><h1>Lezione</h1>%s</body></html>""" % "\n".join(
+    f'<iframe src="./?embed=1&lang={lang}&s={sentence.replace(" ", "+")}&focus={focus}" title="W{i}" '
+    'width="900" height="500"></iframe>' for i, (lang, sentence, focus) in enumerate(WIDGETS))
+# (a frame being reloaded may have no document element for a moment)
+ALL_READY = "[...document.querySelectorAll('iframe')].every(f => f.contentDocument?.documentElement?.dataset.state === 'ready')"
+STARTS = "[...document.querySelectorAll('iframe')].map(f => f.contentDocument?.documentElement?.dataset.start)"
+# Which widgets loaded Python's runtime themselves.
+RUNTIMES = ("[...document.querySelectorAll('iframe')].map(f => f.contentWindow.performance"
+            ".getEntriesByType('resource').some(r => r.name.endsWith('pyodide.asm.wasm')))")
+
+
+def open_lesson(browser, base_url, routes=()):
+    context = new_context(browser, base_url)
+    context.route(base_url + "lesson.html", lambda r: r.fulfill(body=LESSON, content_type="text/html"))
+    for pattern, handler in routes:
+        context.route(pattern, handler)
+    page = context.new_page()
+    page.goto(base_url + "lesson.html")
+    page.wait_for_function(ALL_READY, timeout=READY_TIMEOUT)
+    return context, page
+
+
+def expected_weights(lang, sentence, focus):
+    cards = lexicon_cards(lang)
+    _, _, weights, _ = attention_row([cards[w.lower()] for w in sentence.split()], W_Q, focus)
+    return weights
+
+
+def click_and_read(page, i, index):
+    """Click word `index` of widget `i`; the weights its host message reports."""
+    frame = page.frames[i + 1]
+    frame.locator(f'label.word[data-index="{index}"]').click()
+    page.wait_for_function(f"window.got.some(m => m.from === {i} && m.data.type === 'attention:state' "
+                           f"&& m.data.state.focus === {index})", timeout=10_000)
+    state = page.evaluate(f"window.got.filter(m => m.from === {i} && m.data.type === 'attention:state').at(-1).data.state")
+    return [row["weight"] for row in state["rows"]]
+
+
+@pytest.fixture(scope="module")
+def lesson(browser, base_url):
+    context, page = open_lesson(browser, base_url)
+    yield page
+    assert context.outside.urls == []
+    context.close()
+
+
+def test_one_widget_starts_python_and_runs_the_others(lesson):
+    """Of three widgets of one lesson page, one loads and starts Python; the other two are run by it."""
+    starts = lesson.evaluate(STARTS)
+    assert sorted(starts) == ["normal", "shared", "shared"], starts
+    leader = starts.index("normal")
+    assert lesson.evaluate(RUNTIMES) == [i == leader for i in range(3)]
+
+
+def test_each_widget_keeps_its_own_sentence_and_answers_clicks_with_its_own_numbers(lesson):
+    """Each widget shows the sentence and word its address asks for; a click in any one changes only it,
+    with the weights numpy computes, and the host page is told by that widget."""
+    first = {}
+    for i, (lang, sentence, focus) in enumerate(WIDGETS):
+        state = lesson.evaluate(f"window.got.find(m => m.from === {i} && m.data.type === 'attention:state').data.state")
+        assert (state["lang"], state["sentence"], state["focus"]) == (lang, sentence, focus)
+        first[i] = state
+    for i, (lang, sentence, _) in enumerate(WIDGETS):
+        index = len(sentence.split()) - 1
+        weights = click_and_read(lesson, i, index)
+        np.testing.assert_allclose(weights, expected_weights(lang, sentence, index), rtol=1e-12, atol=1e-15)
+        for j in set(range(3)) - {i}:
+            shown = lesson.frames[j + 1].evaluate("JSON.parse(document.getElementById('attention-state').textContent)")
+            assert (shown["sentence"], shown["focus"]) == (WIDGETS[j][1], len(WIDGETS[j][1].split()) - 1 if j < i
+                                                          else WIDGETS[j][2])
+
+
+def test_a_widget_run_by_another_ones_python_works_by_keyboard_and_passes_axe(lesson):
+    """In a widget run by the other one's Python, arrow keys move the selected word (the host is told) and
+    axe-core finds nothing."""
+    follower = lesson.evaluate(STARTS).index("shared")
+    frame = lesson.frames[follower + 1]
+    frame.locator('input[name="word"]').nth(0).check()
+    frame.locator('input[name="word"]').nth(0).focus()
+    lesson.keyboard.press("ArrowRight")
+    lesson.wait_for_function(f"window.got.some(m => m.from === {follower} && m.data.type === 'attention:state' "
+                             "&& m.data.state.focus === 1)", timeout=10_000)
+    assert frame.evaluate("document.activeElement.value") == "1"
+    assert axe_violations(frame) == []
+
+
+def test_a_widget_added_later_is_run_at_once_by_the_python_already_there(lesson):
+    """A widget the host page adds once the others are ready starts no Python: the one running is its own,
+    at once, with the numbers numpy computes."""
+    before = len(lesson.evaluate(STARTS))
+    lesson.evaluate("""() => { const f = document.createElement('iframe');
+        f.src = './?embed=1&s=Il+cane+guarda+la+palla&focus=4'; f.title = 'later';
+        document.body.appendChild(f); }""")
+    lesson.wait_for_function(ALL_READY, timeout=READY_TIMEOUT)
+    assert lesson.evaluate(STARTS)[before] == "shared"
+    assert not lesson.evaluate(RUNTIMES)[before]
+    weights = click_and_read(lesson, before, 0)
+    np.testing.assert_allclose(weights, expected_weights("it", "Il cane guarda la palla", 0), rtol=1e-12, atol=1e-15)
+    lesson.evaluate(f"document.querySelectorAll('iframe')[{before}].remove()")
+
+
+def test_followers_go_on_when_the_leader_is_removed(lesson):
+    """When the widget whose Python runs the others leaves the page, each other one reloads, keeps its state
+    and works again (one of them now starts Python)."""
+    starts = lesson.evaluate(STARTS)
+    leader = starts.index("normal")
+    kept = [lesson.frames[i + 1].evaluate("JSON.parse(document.getElementById('attention-state').textContent)")
+            for i in range(3)]
+    lesson.evaluate(f"document.querySelectorAll('iframe')[{leader}].remove()")
+    left = [i for i in range(3) if i != leader]
+    lesson.wait_for_function(ALL_READY, timeout=READY_TIMEOUT)
+    lesson.wait_for_function(f"{STARTS}.includes('normal')", timeout=READY_TIMEOUT)
+    assert sorted(lesson.evaluate(STARTS)) == ["normal", "shared"]
+    for k, i in enumerate(left):
+        frame = lesson.frames[k + 1]
+        frame.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT)
+        state = frame.evaluate("JSON.parse(document.getElementById('attention-state').textContent)")
+        assert (state["sentence"], state["focus"]) == (kept[i]["sentence"], kept[i]["focus"])
+        frame.locator('label.word[data-index="1"]').click()
+        frame.wait_for_function("JSON.parse(document.getElementById('attention-state').textContent).focus === 1",
+                                timeout=10_000)
+
+
+def test_followers_go_on_when_the_leader_cannot_start_python(browser, base_url):
+    """The first widget cannot download Python's runtime (every request of its frame for it fails): it says so,
+    and the two widgets waiting for it load again, one starting Python for both, and work."""
+    failing = []
+
+    def first_fails(route):
+        if not failing:
+            failing.append(route.request.frame)
+        return route.abort() if route.request.frame == failing[0] else route.continue_()
+
+    context = new_context(browser, base_url)
+    context.route(base_url + "lesson.html", lambda r: r.fulfill(body=LESSON, content_type="text/html"))
+    context.route("**/pyodide.asm.wasm", first_fails)
+    page = context.new_page()
+    page.goto(base_url + "lesson.html")
+    states = "[...document.querySelectorAll('iframe')].map(f => f.contentDocument?.documentElement?.dataset.state)"
+    page.wait_for_function(f"{states}.filter(s => s === 'ready').length === 2", timeout=READY_TIMEOUT)
+    shown = page.evaluate(states)
+    assert sorted(shown) == ["error", "ready", "ready"]
+    starts = page.evaluate(STARTS)
+    assert sorted(starts[i] for i in range(3) if shown[i] == "ready") == ["normal", "shared"]
+    for i, (lang, sentence, _) in enumerate(WIDGETS):
+        if shown[i] == "ready":
+            np.testing.assert_allclose(click_and_read(page, i, 0), expected_weights(lang, sentence, 0),
+                                       rtol=1e-12, atol=1e-15)
+    assert context.outside.urls == []
+    context.close()
