@@ -7,7 +7,8 @@ usual; each widget after it (a follower: static/transfer.js decides, and keeps P
 from starting there) is handed to the leader's Python, which runs the page in the follower's
 frame: a fresh instance of app.page whose `js`, `document` and `window` are that frame's
 (same origin, so its objects can be reached). Every widget keeps its own settings, URL,
-history and host messages; they share only the code and the parsed lexicons.
+history and host messages; they share the code, the parsed lexicons and app.contract's
+cache of the last state's JSON (kept right for whichever widget asks last).
 
 A follower whose leader goes away (its frame removed or navigated) or cannot start Python
 loads again and leads, or follows a new leader; one this Python cannot run starts its own
@@ -58,10 +59,11 @@ def serve(window, lexicons):
         return
 
     def adopt(document):
-        frame = document.defaultView
-        if frame is None or frame.document != document:  # that page has gone meanwhile
-            return
+        frame = None
         try:
+            frame = document.defaultView
+            if not frame or frame.document != document:  # that page has gone meanwhile
+                return
             page = page_in(frame)
             page._lexicons = lexicons
             page.start()

@@ -86,7 +86,10 @@
   /* The pre-rendered example is not what a link with a state asks for: say so meanwhile. */
   var stateParams = ((document.currentScript && document.currentScript.dataset.params) || "").split(/\s+/);
   var pending = stateParams.some(function (name) { return name && params.has(name); });
-  document.addEventListener("DOMContentLoaded", function () { say(pending ? T.startLink : T.start, 0.05); });
+  document.addEventListener("DOMContentLoaded", function () {
+    /* (a widget another widget's Python runs may be ready already: static/transfer.js) */
+    if (html.dataset.state === "loading") say(pending ? T.startLink : T.start, 0.05);
+  });
 
   /* Preload Python's files (listed in this script's data-preload) right after the first
      frame: started in the <head> they would compete with the first paint; started by

@@ -166,8 +166,8 @@ export async function startPlan(runtimeURL) {
       if (mine || !navigator.locks) {
         /* This widget makes the snapshot. Alone, once its page is ready (it then competes
            with nothing, and knows what the page uses). With other widgets starting (in other
-           tabs of this browser, which said so; widgets framed by the same host page share
-           one Python instead, static/transfer.js): at once, from the files, and it
+           tabs of this browser, which said so; widgets framed by the same host page normally
+           share one Python instead, static/transfer.js): at once, from the files, and it
            restores the snapshot too, rather than a second interpreter start on a busy
            machine. A widget that only shows up later gets the snapshot as soon as it is
            made. */

@@ -103,7 +103,7 @@
       if (shared.adopt) shared.adopt(document);
       else shared.waiting.push(document);
     } catch (e) {
-      window.attentionFollower.alone(false);
+      window.attentionFollower.alone(true);  /* the leader's Python cannot take it */
     }
   });
 })();

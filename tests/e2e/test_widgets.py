@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from app.i18n import text
 from tests.e2e.conftest import READY_TIMEOUT, new_context
 from tests.e2e.test_access import axe_violations
 from tests.reference import W_Q, attention_row, lexicon_cards
@@ -101,7 +102,7 @@ def test_a_widget_run_by_another_ones_python_works_by_keyboard_and_passes_axe(le
 
 def test_a_widget_added_later_is_run_at_once_by_the_python_already_there(lesson):
     """A widget the host page adds once the others are ready starts no Python: the one running is its own,
-    at once, with the numbers numpy computes."""
+    at once (its status says ready), with the numbers numpy computes."""
     before = len(lesson.evaluate(STARTS))
     lesson.evaluate("""() => { const f = document.createElement('iframe');
         f.src = './?embed=1&s=Il+cane+guarda+la+palla&focus=4'; f.title = 'later';
@@ -109,6 +110,7 @@ def test_a_widget_added_later_is_run_at_once_by_the_python_already_there(lesson)
     lesson.wait_for_function(ALL_READY, timeout=READY_TIMEOUT)
     assert lesson.evaluate(STARTS)[before] == "shared"
     assert not lesson.evaluate(RUNTIMES)[before]
+    assert lesson.frames[before + 1].locator("#status .status-text").text_content() == text("it", "ready")
     weights = click_and_read(lesson, before, 0)
     np.testing.assert_allclose(weights, expected_weights("it", "Il cane guarda la palla", 0), rtol=1e-12, atol=1e-15)
     lesson.evaluate(f"document.querySelectorAll('iframe')[{before}].remove()")
