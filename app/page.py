@@ -1022,8 +1022,7 @@ def start():
 
     Without state in the URL the pre-rendered page is already exactly what we would draw
     (a test keeps it so; the state JSON is compared to be sure), so the controls are only
-    enabled: no redraw, no layout shift. With only `focus` in it, that word is then selected
-    as a click selects it.
+    enabled: no redraw, no layout shift.
     """
     global _settings, _tokens, _lexicon_tokens, _record, _row, _address
     location = window.location
@@ -1033,17 +1032,12 @@ def start():
     for name, value in pairs:
         params.setdefault(name, []).append(value)
     settings, notes = schema.parse_params(params, _lexicons)
-    # A link that only picks another word of the example (a lesson page's widgets often do)
-    # starts from the pre-rendered page too, then selects that word as a click would.
-    asked = settings
-    if {p for p in params if p in schema.URL_KEYS} == {"focus"} and not notes:
-        settings = schema.parse_params({}, _lexicons)[0]
     tokens, _ = schema.check_sentence(settings.sentence, _lexicons[settings.lang], settings.limit)
     record = contract.compute(settings, tokens)
     shown = contract.shown_tokens(settings, tokens, record)
     payload = contract.state_json(contract.build_state(settings, shown, record))
     if (not notes and not _lexicons[settings.lang].problems
-            and not any(p in params for p in schema.URL_KEYS if p != "focus")
+            and not any(p in params for p in schema.URL_KEYS)
             and contract.same_state(payload, _region("attention-state").textContent)):
         # (a lexicon edited after the build would differ from the pre-render: full render then)
         _settings, _tokens, _lexicon_tokens, _record = settings, shown, tokens, record
@@ -1052,12 +1046,7 @@ def start():
         for element in document.querySelectorAll("#app [disabled]"):
             element.removeAttribute("disabled")
         _region("status").querySelector(".status-text").textContent = text(settings.lang, "ready")
-        if asked.focus == settings.focus:
-            publish(record, payload)
-        else:
-            _select_row(asked.focus)
-    elif asked is not settings:
-        _render(asked, tokens, ("all",), notes)
+        publish(record, payload)
     else:
         _render(settings, tokens, ("all",), notes)
     window.addEventListener("message", create_proxy(on_message))

@@ -205,25 +205,3 @@ def test_no_request_left_the_origin_during_the_walkthrough(app):
     assert context.outside.seen > 20
     assert context.outside.urls == []
     assert app.errors == []
-
-
-@pytest.mark.parametrize("focus", [0, 2])
-def test_a_link_to_another_word_of_the_example_shows_what_a_full_drawing_shows(browser, base_url, focus):
-    """A link that only picks a word of the first example starts from the pre-rendered page and selects
-    that word as a click would: the page then shows what the same state drawn whole shows."""
-    context, short = open_page(browser, base_url, f"?focus={focus}")
-    wait_ready(short)
-    sentence = get_state(short)["sentence"]
-    whole = context.new_page()
-    whole.goto(base_url + "?s=" + sentence.replace(" ", "+") + f"&focus={focus}")
-    wait_ready(whole)
-    for page in (short, whole):
-        page.wait_for_function("!document.querySelector('#analysis [aria-busy]')")
-    assert get_state(short) == get_state(whole) and get_state(short)["focus"] == focus
-    cards = lexicon_cards("it")
-    _, _, weights, _ = attention_row([cards[w.lower()] for w in sentence.split()], W_Q, focus)
-    np.testing.assert_allclose([r["weight"] for r in get_state(short)["rows"]], weights, rtol=1e-12, atol=1e-15)
-    views = "document.getElementById('analysis').innerHTML"
-    assert short.evaluate(views) == whole.evaluate(views)
-    assert short.locator('input[name="word"]:checked').get_attribute("value") == str(focus)
-    context.close()
