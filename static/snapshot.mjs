@@ -27,7 +27,7 @@
    normally. */
 
 const CACHE = "attention-explorer-snapshot";
-const FORMAT = "code-1 runs-1";  // what a snapshot holds (attention_snapshot.py), how it is stored (storedRuns)
+const FORMAT = "code-1 runs-1";  // what a snapshot holds (attention_snapshot.py), how it is stored (pack)
 const WAIT_MS = 45000;       // longest wait for another widget's snapshot
 const MAX_BYTES = 256e6;     // a bigger "snapshot" is not ours
 
@@ -229,7 +229,7 @@ export async function startPlan(runtimeURL) {
 const STRETCH = 65536;
 
 /* [[offset, length], ...], in order: the runs of the image outside its all-zero STRETCH blocks. */
-export function storedRuns(image) {
+function storedRuns(image) {
   if (image.byteOffset % 4) image = image.slice();
   const runs = [];
   for (let start = 0; start < image.byteLength; start += STRETCH) {
@@ -245,7 +245,16 @@ export function storedRuns(image) {
   return runs;
 }
 
-/* The memory image again, from the stored runs; an error if they do not add up (runs in
+/* The image as stored: {stored: the bytes of its runs one after another, runs: X-Runs}. */
+export function pack(image) {
+  const runs = storedRuns(image);
+  const stored = new Uint8Array(runs.reduce((sum, [, size]) => sum + size, 0));
+  let at = 0;
+  for (const [offset, size] of runs) { stored.set(image.subarray(offset, offset + size), at); at += size; }
+  return { stored, runs: runs.map(([offset, size]) => `${offset}+${size}`).join(" ") };
+}
+
+/* The memory image again, from the stored runs (pack's); an error if they do not add up (runs in
    order, none overlapping, inside the image, using every stored byte). */
 export function expand(stored, runsHeader, length) {
   const image = new Uint8Array(length);
@@ -302,15 +311,12 @@ export async function makeAndStore({ runtimeURL, key, headers, recipe }) {
   pyodide.runPython("import sys\nsys.path.insert(0, '/snapshot')\nimport attention_snapshot\n" +
                     "sys.path.remove('/snapshot')\nattention_snapshot.prepare_from('/snapshot/recipe.json')");
   const image = pyodide.makeMemorySnapshot();
-  const runs = storedRuns(image);
-  const stored = new Uint8Array(runs.reduce((sum, [, size]) => sum + size, 0));
-  let at = 0;
-  for (const [offset, size] of runs) { stored.set(image.subarray(offset, offset + size), at); at += size; }
+  const { stored, runs } = pack(image);
   const cache = await caches.open(CACHE);
   /* X-Made and X-From (a page's recipe, or the files only) are read by tests and `make bench`. */
   await cache.put(key, new Response(stored, { headers: {
     ...headers, "Content-Type": "application/octet-stream", "X-Length": String(image.byteLength),
-    "X-Runs": runs.map(([offset, size]) => `${offset}+${size}`).join(" "),
+    "X-Runs": runs,
     "X-Made": String(Date.now()), "X-From": recipe ? "page" : "files" } }));
 }
 

@@ -27,7 +27,7 @@
   var html = document.documentElement;
   var folderOf = function (href) { return href.split(/[?#]/)[0].replace(/[^/]*$/, ""); };
   var folder = folderOf(location.href);
-  var loading = function (frame) { return frame.document.documentElement.dataset.state !== "error"; };
+  var started = function (frame) { return frame.document.documentElement.dataset.state !== "error"; };  /* or starting */
 
   function leaderAmongSiblings() {
     try {
@@ -36,7 +36,7 @@
         try {
           var frame = frames[i];
           if (frame !== window && frame.attentionShared && folderOf(frame.location.href) === folder &&
-              loading(frame)) return frame;
+              started(frame)) return frame;
         } catch (e) { /* a frame of another origin */ }
       }
     } catch (e) { /* no access to the host page's frames */ }
@@ -86,7 +86,7 @@
     watch.disconnect();
     try {
       if (leader.closed || !leader.attentionShared) leader = leaderAmongSiblings();  /* gone meanwhile */
-      if (!leader || !loading(leader)) return window.attentionFollower.alone(false);
+      if (!leader || !started(leader)) return window.attentionFollower.alone(false);
       /* The leader leaves (its frame removed or loaded again): so does this page. Not when
          the whole lesson page is only put aside (back/forward cache): it comes back whole. */
       leader.addEventListener("pagehide", function (event) {

@@ -66,17 +66,13 @@ KEPT = """async (key) => {
 # static/snapshot.mjs's storing and expanding of a memory image, on made-up images: zero
 # stretches (aligned and not), data at both ends, a length that is no multiple of 4.
 ROUND_TRIP = r"""async () => {
-  const { storedRuns, expand } = await import('./static/snapshot.mjs');
+  const { pack, expand } = await import('./static/snapshot.mjs');
   const results = [];
   for (const length of [65536 * 5 + 3, 65536 * 3, 100]) {
     const image = new Uint8Array(length);
     image[0] = 1; image[length - 1] = 2;
     if (length > 65536 * 3) { image[65536 * 2 + 17] = 3; image.fill(4, 65536 * 4 - 5, 65536 * 4 + 5); }
-    const runs = storedRuns(image);
-    const stored = new Uint8Array(runs.reduce((sum, [, size]) => sum + size, 0));
-    let at = 0;
-    for (const [offset, size] of runs) { stored.set(image.subarray(offset, offset + size), at); at += size; }
-    const header = runs.map(([offset, size]) => `${offset}+${size}`).join(' ');
+    const { stored, runs: header } = pack(image);
     const back = expand(stored, header, length);
     const refused = [];
     const bad = [[stored.subarray(1), header], [stored, header + ' ' + length + '+1'], [stored, ''],
