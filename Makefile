@@ -31,7 +31,7 @@ bench: setup
 
 setup: vendor/.stamp $(VENV)/.stamp
 
-# Refresh the pre-rendered example in index.html and app/bytecode.zip after changing app/ or lexicon/.
+# Refresh the pre-rendered example in index.html and app/app.zip after changing app/ or lexicon/.
 build: vendor/.stamp
 	$(PYTHON) -m tools.build prerender
 

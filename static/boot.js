@@ -146,8 +146,10 @@
     else if (event.error) fail(event.error);
   }, true);
   window.addEventListener("unhandledrejection", function (event) { fail(event.reason); });
-  /* PyScript writes its own error box into the page when the interpreter fails. */
-  new MutationObserver(function (records) {
+  /* PyScript writes its own error box at the end of <body> when the interpreter fails (it
+     runs after the page is parsed). Watching <body>'s own children, not every node the
+     parser adds: the pre-rendered page has thousands. */
+  var errors = new MutationObserver(function (records) {
     for (var r = 0; r < records.length; r++) {
       var added = records[r].addedNodes;
       for (var i = 0; i < added.length; i++) {
@@ -155,6 +157,9 @@
         if (node.nodeType === 1 && node.classList.contains("py-error")) fail(node.textContent);
       }
     }
-  }).observe(document.documentElement, { childList: true, subtree: true });
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    errors.observe(document.body, { childList: true });
+  });
   setTimeout(function () { if (html.dataset.state === "loading") say(T.slow); }, 45000);
 })();

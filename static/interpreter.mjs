@@ -9,11 +9,11 @@
    PyScript is still loading; PyScript's own call then gets the same interpreter. Of
    PyScript's options only stdout and stderr matter here (the page loads no packages):
    they are forwarded once PyScript has given them. */
-import { loadPyodide as loadNormally, version } from "../vendor/pyodide-314.0.2-6975ea70/pyodide.mjs";
+import { loadPyodide as loadNormally, version } from "../vendor/pyodide-314.0.2-eb43536d/pyodide.mjs";
 import { startPlan, wasmMemoryBytes } from "./snapshot.mjs";
 
 export { version };
-const RUNTIME = new URL("../vendor/pyodide-314.0.2-6975ea70/", import.meta.url).href;
+const RUNTIME = new URL("../vendor/pyodide-314.0.2-eb43536d/", import.meta.url).href;
 const streams = {};
 const forward = (name, fallback) => (text) => (streams[name] || fallback)(text);
 let starting = null;

@@ -283,14 +283,27 @@ function makeSnapshot(runtimeURL, key, headers, recipe) {
   });
 }
 
-/* Without a page's recipe: the app's sources from [files], imported (their runtime modules
+/* Without a page's recipe: the app's sources from [files] (its .py files, and those in its
+   archives: pyscript.toml's "./app/app.zip" = "./app/*"), imported (their runtime modules
    come along) and then forgotten; a page restoring it later makes a complete one. */
 async function filesRecipe() {
-  const files = configFiles(new TextDecoder().decode(await fetchBytes(CONFIG)))
-    .filter(([, dst]) => /^(\.\/)?[A-Za-z_]\w*(\/[A-Za-z_]\w*)*\.py$/.test(dst));
-  const sources = await Promise.all(files.map(async ([src, dst]) => [dst.replace(/^\.\//, ""), await fetchBytes(src)]));
-  const imports = sources.map(([path]) => path.slice(0, -3).replace(/\//g, ".").replace(/\.__init__$/, ""));
-  return { modules: [], sources, imports };
+  const files = configFiles(new TextDecoder().decode(await fetchBytes(CONFIG)));
+  const fetched = (wanted) => Promise.all(files.filter(([src, dst]) => wanted(src, dst))
+    .map(async ([src, dst]) => [dst.replace(/^\.\//, ""), await fetchBytes(src)]));
+  const [sources, archives] = await Promise.all([
+    fetched((src, dst) => /^(\.\/)?[A-Za-z_]\w*(\/[A-Za-z_]\w*)*\.py$/.test(dst)),
+    fetched((src, dst) => /\.zip$/.test(src) && /^(\.\/)?[A-Za-z_]\w*(\/[A-Za-z_]\w*)*\/\*$/.test(dst))]);
+  return { modules: [], sources, archives: archives.map(([dst, bytes]) => [dst.slice(0, -2), bytes]) };
+}
+
+/* The .py files under `dir` of Python's file system (not __pycache__), as paths from the cwd. */
+function pythonFiles(FS, dir) {
+  return FS.readdir(dir).filter((name) => name !== "." && name !== ".." && name !== "__pycache__")
+    .flatMap((name) => {
+      const path = `${dir}/${name}`;
+      if (FS.isDir(FS.stat(path).mode)) return pythonFiles(FS, path);
+      return /^[A-Za-z_]\w*\.py$/.test(name) ? [path] : [];
+    });
 }
 
 /* In the worker: start Python for a snapshot, prepare it, store the memory image. */
@@ -304,10 +317,16 @@ export async function makeAndStore({ runtimeURL, key, headers, recipe }) {
     if (dir) FS.mkdirTree(dir);
     FS.writeFile(path, bytes);
   }
+  const paths = made.sources.map(([path]) => path);
+  for (const [dir, bytes] of made.archives || []) {
+    pyodide.unpackArchive(bytes, "zip", { extractDir: dir });
+    paths.push(...pythonFiles(FS, dir));
+  }
+  /* (a page's recipe imports nothing: it names the modules its page had imported) */
+  const imports = recipe ? [] : paths.map((path) => path.slice(0, -3).replace(/\//g, ".").replace(/\.__init__$/, ""));
   FS.mkdirTree("/snapshot");
   FS.writeFile("/snapshot/attention_snapshot.py", helper);
-  FS.writeFile("/snapshot/recipe.json", JSON.stringify({
-    modules: made.modules, sources: made.sources.map(([path]) => path), imports: made.imports || [] }));
+  FS.writeFile("/snapshot/recipe.json", JSON.stringify({ modules: made.modules, sources: paths, imports }));
   pyodide.runPython("import sys\nsys.path.insert(0, '/snapshot')\nimport attention_snapshot\n" +
                     "sys.path.remove('/snapshot')\nattention_snapshot.prepare_from('/snapshot/recipe.json')");
   const image = pyodide.makeMemorySnapshot();

@@ -18,12 +18,12 @@ def test_shipped_stdlib_holds_only_the_kept_modules():
 
 def test_shipped_stdlib_is_compiled_by_the_runtimes_python():
     """Every module of the shipped stdlib is a .pyc alone (the browser compiles no library
-    module at start), for the same Python as the app's bytecode, and matches its source in
+    module at start), for the same Python as the app's compiled modules, and matches its source in
     Pyodide's full library (the hash in its header)."""
     import _imp
     shipped, full = zipfile.ZipFile(SHIPPED), zipfile.ZipFile(FULL)
-    app_magic = {zipfile.ZipFile(build.ROOT / build.BYTECODE).read(name)[:4]
-                 for name in zipfile.ZipFile(build.ROOT / build.BYTECODE).namelist()}
+    archive = zipfile.ZipFile(build.ROOT / build.ARCHIVE)
+    app_magic = {archive.read(name)[:4] for name in archive.namelist() if name.endswith(".pyc")}
     assert len(app_magic) == 1
     for name in shipped.namelist():
         assert name.endswith(".pyc"), name
@@ -56,13 +56,17 @@ def test_every_file_pyscript_fetches_is_preloaded():
     assert "./app/main.py" in preloaded and "./pyscript.toml" in preloaded
 
 
-def test_compiled_modules_are_those_of_the_current_sources():
-    """app/bytecode.zip holds one compiled copy of each module the page loads, of its current
-    source (else the page compiles it at start: correct, but slower); `make build` refreshes it."""
-    assert build.stale_bytecode() == [], "run `make build`"
-    names = zipfile.ZipFile(build.ROOT / build.BYTECODE).namelist()
+def test_the_app_archive_holds_the_current_sources_and_their_compiled_copies():
+    """app/app.zip, which the page loads the app from, holds each module the page loads, as its
+    current source and one compiled copy of it (a stale archive would run old code: `make build`
+    refreshes it, `make bundle` refuses to ship it)."""
+    assert build.stale_archive() == [], "run `make build`"
+    archive = zipfile.ZipFile(build.ROOT / build.ARCHIVE)
+    names = archive.namelist()
     assert f"__pycache__/attention.{build.runtime_cache_tag()}.pyc" in names
-    assert len(names) == len(build.app_sources())
+    assert archive.read("views/steps.py") == (build.ROOT / "app" / "views" / "steps.py").read_bytes()
+    assert "main.py" not in names and "notebook.py" not in names
+    assert len(names) == 2 * len(build.app_sources())
 
 
 def test_the_check_before_bundling_sees_a_runtime_folder_missing(tmp_path):
@@ -75,15 +79,20 @@ def test_the_check_before_bundling_sees_a_runtime_folder_missing(tmp_path):
     assert build.missing_runtime(tmp_path) == [f"vendor/{pyodide_dir}/ is missing; run `make setup`"]
 
 
-def test_a_module_edited_after_the_build_no_longer_matches_its_compiled_copy(tmp_path):
-    """The freshness check reads the source hash inside each .pyc: one changed byte is seen."""
+def test_a_module_edited_after_the_build_no_longer_matches_the_archive(tmp_path):
+    """The freshness check compares each source and reads the source hash inside each .pyc:
+    one changed byte is seen, and so is a new module the archive lacks."""
     import shutil
     shutil.copytree(build.ROOT / "app", tmp_path / "app")
     (tmp_path / "node_modules" / "pyodide").mkdir(parents=True)
     for name in ("pyscript.toml", "node_modules/pyodide/pyodide-lock.json"):
         shutil.copy2(build.ROOT / name, tmp_path / name)
-    assert build.stale_bytecode(tmp_path) == []
+    assert build.stale_archive(tmp_path) == []
     source = tmp_path / "app" / "attention.py"
     source.write_text(source.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    assert build.stale_bytecode(tmp_path) == [
-        f"app/bytecode.zip: __pycache__/attention.{build.runtime_cache_tag()}.pyc is not of the current app/attention.py"]
+    tag = build.runtime_cache_tag()
+    assert build.stale_archive(tmp_path) == [
+        "app/app.zip: attention.py is not the current app/attention.py",
+        f"app/app.zip: __pycache__/attention.{tag}.pyc is not of the current app/attention.py"]
+    (tmp_path / "app" / "views" / "extra.py").write_text("X = 1\n", encoding="utf-8")
+    assert "app/app.zip: views/extra.py is missing" in build.stale_archive(tmp_path)

@@ -149,10 +149,10 @@ def needed_but_dropped(sources, keep):
 
 
 def test_every_stdlib_module_app_reaches_is_kept():
-    """Each stdlib module that a module the page ships imports (app/main.py and the Python
-    files of pyscript.toml; the terminal and notebook modules stay on CPython), directly or
-    through other stdlib modules, is in tools/stdlib-keep.txt (so the browser has it)."""
-    shipped = [url[2:] for url in build.preload_list() if url.startswith("./app/") and url.endswith(".py")]
+    """Each stdlib module that a module the page ships imports (app/main.py and the modules of
+    app/app.zip; the terminal and notebook modules stay on CPython), directly or through other
+    stdlib modules, is in tools/stdlib-keep.txt (so the browser has it)."""
+    shipped = ["app/main.py"] + build.app_sources()
     assert "app/attention.py" in shipped and "app/views/steps.py" in shipped
     sources = {path[:-3].replace("/", "."): (build.ROOT / path).read_text(encoding="utf-8") for path in shipped}
     dropped = needed_but_dropped(sources, set(build.stdlib_modules()))

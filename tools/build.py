@@ -36,9 +36,13 @@ PRECOMPRESS = (".wasm", ".mjs", ".js", ".css", ".json", ".zip")
 # in each file name changes with the version). Preloaded, they are not fetched one after
 # another once Python's start has kept the page busy.
 PYSCRIPT_CHUNKS = ("toml", "deprecations-manager", "donkey", "error", "py-editor", "py-game", "py-terminal")
-# The app's modules compiled for the browser's Python (tools/bytecode.mjs; kept current by
-# `prerender`), unpacked by PyScript into app/ (pyscript.toml).
-BYTECODE = "app/bytecode.zip"
+# The app's archive: its modules' sources and their copies compiled for the browser's Python
+# (tools/bytecode.mjs; kept current by `prerender`), unpacked by PyScript into app/
+# (pyscript.toml). The page loads the app from it, not from the .py files beside it.
+ARCHIVE = "app/app.zip"
+# The modules of app/ the page does not load: the entry script (PyScript runs it, named on
+# the page), and the terminal and notebook ones, which run on CPython only.
+OUTSIDE_THE_ARCHIVE = ("app/main.py", "app/__main__.py", "app/notebook.py", "app/plain_text.py")
 # Files that name the versioned runtime folder (kept current by `prerender`).
 RUNTIME_REFS = ("pyscript.toml", "static/interpreter.mjs")
 
@@ -149,8 +153,9 @@ def config_files(root=ROOT):
 
 
 def app_sources(root=ROOT):
-    """The app's .py files the page loads (pyscript.toml's [files]), relative to root."""
-    return [f[2:] for f in config_files(root) if f.startswith("./app/") and f.endswith(".py")]
+    """The app's .py files the page loads from its archive, relative to root, sorted."""
+    found = (p.relative_to(root).as_posix() for p in (root / "app").rglob("*.py") if "__pycache__" not in p.parts)
+    return sorted(path for path in found if path not in OUTSIDE_THE_ARCHIVE)
 
 
 def runtime_cache_tag(root=ROOT):
@@ -168,35 +173,42 @@ def missing_runtime(root=ROOT):
             if not (root / "vendor" / name / entry[name.split("-")[0]]).is_file()]
 
 
-def stale_bytecode(root=ROOT):
-    """What is wrong with app/bytecode.zip: [] when it holds, for the runtime's Python, a
-    compiled copy of exactly the current source of each module the page loads."""
+def stale_archive(root=ROOT):
+    """What is wrong with app/app.zip: [] when it holds exactly the current source of each
+    module the page loads and, for the runtime's Python, a compiled copy of it."""
     import _imp
     tag = runtime_cache_tag(root)
-    wanted = {}
+    sources, compiled = {}, {}
     for path in app_sources(root):
         folder, _, name = path[len("app/"):].rpartition("/")
-        wanted[f"{folder}/__pycache__/{name[:-3]}.{tag}.pyc".lstrip("/")] = path
+        sources[f"{folder}/{name}".lstrip("/")] = path
+        compiled[f"{folder}/__pycache__/{name[:-3]}.{tag}.pyc".lstrip("/")] = path
     try:
-        archive = zipfile.ZipFile(root / BYTECODE)
+        archive = zipfile.ZipFile(root / ARCHIVE)
     except (OSError, zipfile.BadZipFile):
-        return [f"{BYTECODE} is missing or unreadable"]
+        return [f"{ARCHIVE} is missing or unreadable"]
     with archive:
-        problems = [f"{BYTECODE}: {m} is not one of the modules" for m in archive.namelist() if m not in wanted]
-        for member, path in wanted.items():
-            if member not in archive.namelist():
-                problems.append(f"{BYTECODE}: {member} is missing")
+        names = archive.namelist()
+        problems = [f"{ARCHIVE}: {m} is not one of the modules" for m in names if m not in sources and m not in compiled]
+        for member, path in sources.items():
+            if member not in names:
+                problems.append(f"{ARCHIVE}: {member} is missing")
+            elif archive.read(member) != (root / path).read_bytes():
+                problems.append(f"{ARCHIVE}: {member} is not the current {path}")
+        for member, path in compiled.items():
+            if member not in names:
+                problems.append(f"{ARCHIVE}: {member} is missing")
                 continue
             head = archive.read(member)[:16]
             source_hash = _imp.source_hash(int.from_bytes(head[:4], "little"), (root / path).read_bytes())
             if head[4:8] != (0b11).to_bytes(4, "little") or head[8:16] != source_hash:
-                problems.append(f"{BYTECODE}: {member} is not of the current {path}")
+                problems.append(f"{ARCHIVE}: {member} is not of the current {path}")
     return problems
 
 
-def make_bytecode(root=ROOT):
-    """Write app/bytecode.zip with the browser's own Python (Pyodide in Node)."""
-    subprocess.run(["node", str(BYTECODE_TOOL), "app", str(root / BYTECODE), *app_sources(root)],
+def make_archive(root=ROOT):
+    """Write app/app.zip with the browser's own Python (Pyodide in Node)."""
+    subprocess.run(["node", str(BYTECODE_TOOL), "app", str(root / ARCHIVE), *app_sources(root)],
                    check=True, cwd=root)
 
 
@@ -273,7 +285,7 @@ def main(argv=None):
         if fresh != page or any(with_runtime_paths(text) != text for text in refs):
             print("index.html, pyscript.toml or static/interpreter.mjs is stale; run `make build`.")
             return 1
-        stale = stale_bytecode()
+        stale = stale_archive()
         if stale:
             print("\n".join(stale) + "\nrun `make build`.")
             return 1
@@ -282,9 +294,9 @@ def main(argv=None):
     if fresh != page:
         index.write_text(fresh, encoding="utf-8")
         print("index.html: pre-render refreshed.")
-    if stale_bytecode():
-        make_bytecode()
-        print(f"{BYTECODE}: compiled again.")
+    if stale_archive():
+        make_archive()
+        print(f"{ARCHIVE}: made again.")
     for name in RUNTIME_REFS:
         text = (ROOT / name).read_text(encoding="utf-8")
         if with_runtime_paths(text) != text:

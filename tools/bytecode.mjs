@@ -2,10 +2,12 @@
 // (Pyodide from node_modules, the same build as vendor/). Two uses:
 //
 //   node tools/bytecode.mjs app OUT.zip FILE.py...   (`make build`: tools.build prerender)
-//     The app's modules, as "checked-hash" .pyc files zipped as __pycache__/NAME.cpython-3XX.pyc
-//     under each module's folder. PyScript unpacks the zip into app/ (pyscript.toml); Python
-//     then uses a .pyc only while it carries the hash of the .py beside it, so a module edited
-//     after the build is simply compiled from source again (~70 ms for the app here).
+//     The app's archive (app/app.zip): each module's source, NAME.py, and its "checked-hash"
+//     compiled copy, __pycache__/NAME.cpython-3XX.pyc, under the module's folder (FILE.py
+//     paths start with app/, which the archive leaves out). PyScript unpacks it into app/
+//     (pyscript.toml): one request instead of one per module, which a later visit would
+//     otherwise revalidate one by one. Python uses a .pyc only while it carries the hash of the
+//     .py beside it, so a source changed without compiling again still runs as it reads.
 //
 //   node tools/bytecode.mjs stdlib IN.zip OUT.zip     (`make setup`: tools.build vendor)
 //     The trimmed standard library: each NAME.py of IN.zip becomes NAME.pyc in OUT.zip, with no
@@ -63,7 +65,10 @@ if mode == "app":
             with open(f"/tmp/{i}", "rb") as f:
                 data = f.read()
             folder, _, name = path.rpartition("/")
-            member = f"{folder.partition('/')[2]}/__pycache__/{name[:-3]}.{sys.implementation.cache_tag}.pyc".lstrip("/")
+            folder = folder.partition("/")[2]
+            member = f"{folder}/__pycache__/{name[:-3]}.{sys.implementation.cache_tag}.pyc".lstrip("/")
+            out.writestr(Utf8Name(f"{folder}/{name}".lstrip("/"), date_time=(2020, 1, 1, 0, 0, 0)), data,
+                         compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
             info = Utf8Name(member, date_time=(2020, 1, 1, 0, 0, 0))
             out.writestr(info, pyc(data, path, 0b11), compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
 else:

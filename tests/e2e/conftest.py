@@ -6,7 +6,9 @@ autouse `origin_guard` fails the test during which it happened, naming the URL. 
 Pyodide takes seconds, so tests share a loaded page and set the state each one needs.
 """
 
+import io
 import json
+import zipfile
 from urllib.parse import urlsplit
 
 import pytest
@@ -232,3 +234,24 @@ def open_host(browser, base_url, src="./"):
     page.goto(base_url + "host.html")
     page.wait_for_function("window.got.some(m => m.type === 'attention:state')", timeout=READY_TIMEOUT)
     return context, page
+
+
+class _Utf8Name(zipfile.ZipInfo):
+    """A member flagged UTF-8, as tools/bytecode.mjs writes them (the page's Python has no cp437)."""
+
+    def _encodeFilenameFlags(self):
+        return self.filename.encode("utf-8"), self.flag_bits | 0x800
+
+
+def archive_edited(data, member, old, new):
+    """The bytes of zip `data` with `old` replaced by `new` in `member` (its compiled copy is
+    left as it was: stale), as an app archive changed without `make build`."""
+    source = zipfile.ZipFile(io.BytesIO(data))
+    text = source.read(member).decode("utf-8")
+    assert old in text
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            body = text.replace(old, new, 1).encode("utf-8") if info.filename == member else source.read(info)
+            target.writestr(_Utf8Name(info.filename, date_time=info.date_time), body)
+    return out.getvalue()

@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.e2e.conftest import get_state, open_page, wait_ready, wait_state
+from tests.e2e.conftest import archive_edited, get_state, open_page, wait_ready, wait_state
 from tools.bundle import make_bundle
 from tools.static_host import plain_server
 
@@ -225,18 +225,22 @@ def card(state, word):
     return next(t["card"] for t in state["tokens"] if t["text"] == word)
 
 
-def edit(path, old, new):
-    """Edit a deployed file as a teacher would, later than the bundle was made."""
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+def edit(path, old, new, member=None):
+    """Edit a deployed file as a teacher would, later than the bundle was made (`member`: a
+    module in the app's archive, as one uploaded again after changing it)."""
+    if member:
+        path.write_bytes(archive_edited(path.read_bytes(), member, old, new))
+    else:
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
     later = path.stat().st_mtime + 60
     os.utime(path, (later, later))
 
 
 def test_files_edited_in_the_deployed_folder_are_what_the_next_visit_runs(browser, tmp_path):
     """After a visit left a snapshot (and the service worker the .gz copies), a teacher edits
-    the CSV, the generated lexicon and an app file in the deployed folder: the next visit
+    the CSV, the generated lexicon and a module of the app's archive in the deployed folder: the next visit
     still starts from the snapshot but shows the edited cards, and a new snapshot is made."""
     root = tmp_path / "host"
     folder, _ = make_bundle(root / "course" / "week3")
@@ -252,7 +256,7 @@ def test_files_edited_in_the_deployed_folder_are_what_the_next_visit_runs(browse
         made = poll(page, SNAPSHOT_MADE)
         edit(folder / "lexicon" / "it.csv", "\ncane,0.95,0.05,0.1,0\n", "\ncane,0.5,0.5,0,0\n")
         edit(folder / "lexicon" / "gpl" / "it.txt", "= 0 0.2 0.8 0 abstract\n", "= 0 0.2 0.8 0 abstract\nzorblat\n")
-        edit(folder / "app" / "order.py", "\n", "\n# edited in the deployed folder\n")
+        edit(folder / "app" / "app.zip", "\n", "\n# edited in the deployed folder\n", member="order.py")
         page.reload()
         wait_ready(page)
         assert page.evaluate(START) == "snapshot"

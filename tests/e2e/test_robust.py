@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.e2e.conftest import csp_violations, get_state, new_context, open_page, wait_ready, wait_state
+from tests.e2e.conftest import archive_edited, csp_violations, get_state, new_context, open_page, wait_ready, wait_state
 
 
 def submit(page, text):
@@ -195,11 +195,20 @@ def test_default_page_keeps_the_pre_rendered_example_when_python_is_ready(browse
     context.close()
 
 
-def test_module_edited_after_the_build_runs_as_edited(browser, base_url):
-    """A module changed in the deployed folder without rebuilding runs as changed (its stale
-    compiled copy in app/bytecode.zip is not used)."""
-    context, page = edited_after_the_build(browser, base_url, "app/i18n.py",
-                                           "Pronto: scegli una parola.", "Pronto, modificato: scegli.")
+def test_module_changed_in_the_archive_runs_as_changed(browser, base_url):
+    """A module changed in app/app.zip without compiling it again runs as it now reads (its
+    stale compiled copy beside it is not used)."""
+    context = new_context(browser, base_url)
+
+    def edited(route):
+        response = route.fetch()
+        route.fulfill(response=response, body=archive_edited(
+            response.body(), "i18n.py", "Pronto: scegli una parola.", "Pronto, modificato: scegli."))
+
+    context.route(base_url + "app/app.zip", edited)
+    page = context.new_page()
+    page.goto(base_url)
+    wait_ready(page)
     assert page.locator("#status").inner_text().strip() == "Pronto, modificato: scegli."
     assert get_state(page)["focus"] == 5
     context.close()
