@@ -11,8 +11,9 @@
    throwaway Python in a module Web Worker (snapshot-worker.mjs; the page's own Python
    cannot make a snapshot and still run PyScript) starts with `_makeSnapshot`, imports the
    runtime modules the page uses and compiles the page's own sources (attention_snapshot.py
-   says what it keeps: never the app's modules themselves, only their code, each with the
-   bytes it came from), and stores its memory in the Cache API. Later visits, and the other
+   says what it keeps: their code, each with the bytes it came from, and imported only the
+   app's modules that touch no page, checked against their files before the page imports
+   anything), and stores its memory in the Cache API. Later visits, and the other
    widgets of the same origin, pass it to loadPyodide as `_loadSnapshot`.
 
    One entry per deployment (its folder), recording the runtime folder it was made by
@@ -20,14 +21,15 @@
    No file has to be read to find it, so a later visit starts restoring at once (the read
    itself starts in static/transfer.js, while the page is drawn).
    The app's files are checked where they are used: an import uses the snapshot's code only
-   for a file whose bytes are the ones it was compiled from, so an edited file in a deployed
+   for a file whose bytes are the ones it was compiled from, and a module kept imported stays
+   only while every kept module's file has its bytes (app/main.py asks), so an edited file in a deployed
    folder (app or lexicon: the lexicon is never in the snapshot) is always what runs; the
    page then makes a new snapshot. One maker per deployment: the Web Locks API; widgets
    that find a snapshot being made wait for it (WAIT_MS at most), then restore it or start
    normally. */
 
 const CACHE = "attention-explorer-snapshot";
-const FORMAT = "code-1 runs-1";  // what a snapshot holds (attention_snapshot.py), how it is stored (pack)
+const FORMAT = "code-2 runs-1";  // what a snapshot holds (attention_snapshot.py), how it is stored (pack)
 const WAIT_MS = 45000;       // longest wait for another widget's snapshot
 const MAX_BYTES = 256e6;     // a bigger "snapshot" is not ours
 

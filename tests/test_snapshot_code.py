@@ -29,9 +29,10 @@ def snapshot(tmp_path, monkeypatch):
         del sys.modules[name]
 
 
-def test_app_modules_are_not_kept_but_their_code_is(snapshot):
-    """After prepare() the app's modules are forgotten (a restore imports them afresh), their
-    runtime imports stay imported, and an import uses the kept code without compiling."""
+def test_modules_imported_only_for_their_code_are_forgotten_but_their_code_is_kept(snapshot):
+    """Modules imported without a page's list (a snapshot made from the files) are forgotten (a
+    restore imports them afresh), their runtime imports stay imported, and an import uses the
+    kept code without compiling."""
     module, package = snapshot
     sys.modules.pop("colorsys", None)
     module.prepare([], ["lesson/__init__.py", "lesson/words.py"], ["lesson.words"])
@@ -62,3 +63,34 @@ def test_runtime_modules_of_the_page_are_imported_and_others_skipped(snapshot, m
     module.prepare([["colorsys", runtime_file], ["pyscript_only_here", None], ["lesson", "/home/x/lesson/__init__.py"]], [])
     assert "colorsys" in sys.modules and "pyscript_only_here" not in sys.modules
     assert "lesson" not in sys.modules
+
+
+def test_modules_that_touch_no_page_are_kept_imported_the_others_only_compiled(snapshot):
+    """Of the modules the page had imported, those importing nothing of a page (js, pyodide,
+    pyscript), directly or through another of its modules, come imported; the others (and a
+    module importing one of them) only compiled; an import inside a function does not count."""
+    module, package = snapshot
+    (package / "page.py").write_text("import js\nfrom lesson import words\n")
+    (package / "view.py").write_text("from lesson.page import js\n")
+    (package / "later.py").write_text("from . import words\ndef f():\n    import js\n")
+    names = ["lesson", "lesson.words", "lesson.page", "lesson.view", "lesson.later"]
+    files = ["lesson/__init__.py", "lesson/words.py", "lesson/page.py", "lesson/view.py", "lesson/later.py"]
+    module.prepare([[n, str(package.parent / f)] for n, f in zip(names, files)], files)
+    assert sorted(module.kept) == ["lesson", "lesson.later", "lesson.words"]
+    assert "lesson.words" in sys.modules and "lesson.later" in sys.modules
+    assert "lesson.page" not in sys.modules and "lesson.view" not in sys.modules
+    assert module.forget_changed() is True and sys.modules["lesson.later"].words.WORD == "gatto"
+
+
+def test_a_kept_module_whose_file_changed_is_forgotten_with_all_kept_ones(snapshot):
+    """After a restore, a kept module whose file no longer has its bytes: every kept module is
+    forgotten (imported again from the files) and the file is named in `recompiled`."""
+    module, package = snapshot
+    files = ["lesson/__init__.py", "lesson/words.py"]
+    module.prepare([["lesson", str(package / "__init__.py")], ["lesson.words", str(package / "words.py")]], files)
+    assert sorted(module.kept) == ["lesson", "lesson.words"]
+    (package / "words.py").write_text("WORD = 'cane'\n")
+    assert module.forget_changed() is False
+    assert "lesson.words" not in sys.modules and "lesson" not in sys.modules and module.kept == {}
+    assert importlib.import_module("lesson.words").WORD == "cane"
+    assert str(package / "words.py") in module.recompiled
