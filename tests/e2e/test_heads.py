@@ -3,6 +3,7 @@ keyboard-only editing, axe in each new state (both languages) and phones."""
 
 import numpy as np
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import get_state, open_page, wait_ready, wait_state
 from tests.e2e.test_access import axe_violations
@@ -38,7 +39,9 @@ def test_switching_heads_moves_the_pattern_and_the_side_by_side_view_shows_all(p
     assert favourite(get_state(page)) == "gatto"
     cards = page.locator(".head-card")
     assert cards.count() == 4
-    assert "gatto" in cards.nth(0).inner_text() and "tappeto" in cards.nth(2).inner_text()
+    cards.nth(0).scroll_into_view_if_needed()  # (drawn once near the screen: style.css)
+    expect(cards.nth(0)).to_contain_text("gatto")
+    expect(cards.nth(2)).to_contain_text("tappeto")
     page.select_option("#head", "2")
     state = wait_state(page, "s.head === 2")
     assert favourite(state) == "tappeto"
