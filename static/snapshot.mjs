@@ -108,8 +108,8 @@ function withLockIfFree(make) {
 /* Widgets of this deployment starting in the same browser tell each other so: a maker
    that knows of others makes the snapshot at once (they will restore it) instead of once
    its own page is ready. */
-const channel = typeof window !== "undefined" && typeof BroadcastChannel !== "undefined"
-  ? new BroadcastChannel(LOCK) : null;  /* pages only, not the snapshot worker */
+const channel = typeof window !== "undefined" && typeof BroadcastChannel !== "undefined" &&
+  !globalThis.attentionTrial ? new BroadcastChannel(LOCK) : null;  /* pages only: not the worker, not the trial */
 let peers = false, onPeer = () => {};
 if (channel) {
   channel.onmessage = () => { peers = true; onPeer(); };
@@ -145,6 +145,7 @@ export async function startPlan(runtimeURL) {
   /* A new snapshot, from this page's Python once it is ready (or, before, from the files). */
   const store = (pyodide) => makeSnapshot(runtimeURL, key, expected, pyodide ? pageRecipe(pyodide) : null)
     .then(() => caches.open(CACHE)).then((cache) => dropStale(cache, key)).then(markKept)
+    .then(() => tryInFrame(runtimeURL))
     .catch((e) => console.info("Python snapshot not made:", e && e.message));
   let cache;
   const look = async () => kept(cache = cache || await caches.open(CACHE));
@@ -271,6 +272,53 @@ export function expand(stored, runsHeader, length) {
   }
   if (at !== stored.byteLength) throw new Error("truncated snapshot");
   return image;
+}
+
+/* A snapshot just stored is tried once, by a Python restored from it in a hidden frame
+   (snapshot-trial.html, removed after), while the student still pauses. The browser keeps a
+   script compiled, with the functions it ran, only once it has seen it twice: without the
+   trial the second visit would compile Pyodide's JavaScript again (the first visit's Python
+   and the worker's do not count), ~30 ms of it here. A trial that fails is only reported: the
+   next visit's own start decides, as it always did (a frame's second Python can fail for want
+   of memory where the page's alone would not). <html data-snapshot> then says "tried",
+   "refused" or "unanswered" (read by `make bench` and the tests). */
+const TRIAL_MS = 30000;
+function tryInFrame(runtimeURL) {
+  if (typeof document === "undefined" || !document.body) return null;
+  return new Promise((done) => {
+    const frame = document.createElement("iframe");
+    frame.hidden = true;
+    frame.tabIndex = -1;
+    frame.title = "Attention Explorer: snapshot trial";
+    frame.setAttribute("aria-hidden", "true");
+    const finish = (result) => {
+      if (!frame.isConnected) return;
+      removeEventListener("message", answer);
+      frame.remove();
+      if (result === "refused") console.info("Python snapshot: its trial restore failed");
+      document.documentElement.dataset.snapshot = result;
+      done();
+    };
+    const answer = (event) => {
+      if (event.source === frame.contentWindow && event.data && event.data.type === "attention:trial")
+        finish(event.data.restored ? "tried" : "refused");
+    };
+    addEventListener("message", answer);
+    setTimeout(() => finish("unanswered"), TRIAL_MS);
+    frame.src = new URL("./snapshot-trial.html", import.meta.url).href + "#" + encodeURIComponent(runtimeURL);
+    document.body.appendChild(frame);
+  });
+}
+
+/* In the trial frame: restore a Python from this deployment's snapshot; true if it runs. */
+export async function restoresFrom(runtimeURL) {
+  const cache = await caches.open(CACHE);
+  const hit = await kept(cache);
+  if (!hit) return false;
+  const image = expand(new Uint8Array(await hit.body), hit.headers.get("X-Runs"), Number(hit.headers.get("X-Length")));
+  const { loadPyodide } = await import(runtimeURL + "pyodide.mjs");
+  const pyodide = await loadPyodide({ indexURL: runtimeURL, _loadSnapshot: image });
+  return pyodide.runPython("6 * 7") === 42;
 }
 
 /* The throwaway interpreter of snapshot-worker.mjs makes it; it stores it itself. */

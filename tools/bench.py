@@ -250,8 +250,8 @@ def clicks(browser, url, count):
     page = context.new_page()
     page.goto(url)
     page.wait_for_function(READY, timeout=120_000)
-    if not bench_deploy.wait_snapshot(page):
-        raise SystemExit("bench: the page made no snapshot in 120 s")
+    if not (bench_deploy.wait_snapshot(page) and bench_deploy.wait_trial(page)):
+        raise SystemExit("bench: the page made and tried no snapshot in 180 s")
     page.evaluate("document.getElementById('view-heatmap').scrollIntoView()")  # the grid on screen
     page.evaluate(CLICKS_SCRIPT, 20)  # warm up
     (frame, handler), later = with_idle_work(page, CLICKS_SCRIPT, count)

@@ -5,7 +5,8 @@
                  (until the first click answered, and until the snapshot is stored), cold
                  TTI, warm TTI (second visit, from the snapshot); also without a service
                  worker, to show what the fallback costs
-  warm start     the second visit behind the project's server against a warm bare PyScript
+  warm start     the second visit (once the first has stored its snapshot and tried it: its
+                 last work in the background) behind the project's server against a warm bare PyScript
                  + Pyodide page, in the same run; and the size of the snapshot kept in the
                  browser, beside the memory image it stands for
   widgets        a lesson page with one and with three widgets on the plain host: cold and
@@ -52,6 +53,23 @@ def wait_snapshot(page, timeout=120.0):
     return False
 
 
+# <html data-snapshot>: the page, or a widget it frames, has tried the snapshot it stored.
+TRIED = ("document.documentElement.dataset.snapshot || [...document.querySelectorAll('iframe')].some(f => {"
+         " try { return !!f.contentDocument.documentElement.dataset.snapshot; } catch (e) { return false; } })")
+
+
+def wait_trial(page, timeout=60.0):
+    """Wait until the page (or a widget it frames) has tried the snapshot it stored
+    (static/snapshot.mjs), the last of a first visit's work in the background; False if it
+    never said."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if page.evaluate(TRIED):
+            return True
+        page.wait_for_timeout(250)
+    return False
+
+
 def visit(page, url, clicks_script):
     """Navigate; (TTI ms: ready + first click answered, data-start)."""
     page.goto(url)
@@ -70,7 +88,7 @@ def deployment(browser, url, timing_script, clicks_script, counter=None, service
     cold, cold_start = visit(page, url, clicks_script)
     page.wait_for_timeout(300)
     first = counter.bytes if counter else None
-    stored = wait_snapshot(page)
+    stored = wait_snapshot(page) and wait_trial(page)
     kept = page.evaluate(KEPT) if stored else None
     everything = counter.bytes if counter else None
     worker = page.evaluate("!!(navigator.serviceWorker && navigator.serviceWorker.controller)")
@@ -136,7 +154,7 @@ def lesson_memory(playwright, options, url):
     page = context.new_page()
     page.goto(url)
     page.wait_for_function(ALL_READY, timeout=180_000)
-    wait_snapshot(page)
+    wait_snapshot(page) and wait_trial(page)
     page.goto(url)
     page.wait_for_function(ALL_READY, timeout=180_000)
     page.wait_for_timeout(1500)
@@ -166,7 +184,7 @@ def figures(playwright, browser, options, page_url, hello_url, tmp, runs, timing
             page = context.new_page()
             out[key].append(lesson(page, host + f"lesson-{count}.html", clicks_script))
             if count == 3:
-                wait_snapshot(page)
+                wait_snapshot(page) and wait_trial(page)
                 out["three_warm"].append(lesson(page, host + "lesson-3.html", clicks_script))
             context.close()
     out["no_worker"] = deployment(browser, bundle_url, timing_script, clicks_script, counter, "block")

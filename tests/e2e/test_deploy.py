@@ -54,6 +54,8 @@ def warm(browser, base_url):
     wait_ready(page)
     first = {"start": page.evaluate(START), "state": get_state(page), "clicked": select(page, 3)}
     first["snapshots"] = wait_snapshot(page)
+    first["trial"] = poll(page, "document.documentElement.dataset.snapshot")
+    first["frames"] = page.evaluate("document.querySelectorAll('iframe').length")
     yield context, page, first
     context.close()
 
@@ -85,6 +87,14 @@ ROUND_TRIP = r"""async () => {
   }
   return results;
 }"""
+
+
+def test_the_first_visit_tries_its_new_snapshot_in_a_frame_that_goes_away(warm):
+    """Once stored, the snapshot is restored once in a hidden frame (so the next visit finds
+    Pyodide's JavaScript compiled): the trial says so, and no frame is left in the page."""
+    context, page, first = warm
+    assert first["trial"] == "tried"
+    assert first["frames"] == 0
 
 
 def test_a_snapshot_is_stored_without_its_zero_stretches_and_restored_byte_for_byte(warm):
