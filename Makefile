@@ -8,7 +8,7 @@ PORT   ?= 8000
 
 .PHONY: serve test unit test-random bench setup build bundle clean python-version lexicon lexicon-eval
 
-serve: vendor/.stamp
+serve: build
 	$(PYTHON) -m tools.serve --port $(PORT)
 
 test: setup

@@ -1,9 +1,17 @@
-/* Attention Explorer: loading progress and failure messages while Python starts.
-   Plain JavaScript with no dependencies. It only talks about loading: once Python is up,
-   app/page.py owns the page (and sets data-state="ready" on <html>). */
+/* Attention Explorer: loading progress and failure messages while Python starts (and, with
+   quiz=1, the pre-rendered answer kept out of sight meanwhile). Plain JavaScript with no
+   dependencies. It only talks about loading: once Python is up, app/page.py owns the page
+   (and sets data-state="ready" on <html>). */
 (function () {
   "use strict";
   var html = document.documentElement;
+  /* Guess first: with quiz=1 in the link, the example pre-rendered in index.html keeps its
+     answer (bars, table, matrix, new card) out of sight until Python has drawn the question
+     (static/style.css, html.quiz-pending). Run before the first paint; it reads the link only. */
+  var quiz = new URLSearchParams(location.search).get("quiz");
+  if (quiz !== null && ["1", "true", "on", "yes"].indexOf(quiz.trim().toLowerCase()) >= 0) {
+    html.classList.add("quiz-pending");
+  }
   var lang = new URLSearchParams(location.search).get("lang") === "en" ? "en" : "it";
   var T = {
     it: {
@@ -159,6 +167,8 @@
     }
   });
   document.addEventListener("DOMContentLoaded", function () {
+    var box = document.querySelector("body > .py-error");
+    if (box) fail(box.textContent);
     errors.observe(document.body, { childList: true });
   });
   setTimeout(function () { if (html.dataset.state === "loading") say(T.slow); }, 45000);

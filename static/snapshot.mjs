@@ -142,11 +142,11 @@ function recompiled(pyodide) {
 export async function startPlan(runtimeURL) {
   const key = KEY, expected = made(runtimeURL);
   const plan = { kind: "normal", options: {}, refused: async () => {}, afterReady: () => {} };
-  /* A new snapshot, from this page's Python once it is ready (or, before, from the files). */
+  /* A new snapshot, from this page's Python once it is ready (or, before, from the files):
+     true once stored. */
   const store = (pyodide) => makeSnapshot(runtimeURL, key, expected, pyodide ? pageRecipe(pyodide) : null)
-    .then(() => caches.open(CACHE)).then((cache) => dropStale(cache, key)).then(markKept)
-    .then(() => tryInFrame(runtimeURL))
-    .catch((e) => console.info("Python snapshot not made:", e && e.message));
+    .then(() => caches.open(CACHE)).then((cache) => dropStale(cache, key)).then(markKept).then(() => true)
+    .catch((e) => { console.info("Python snapshot not made:", e && e.message); return false; });
   let cache;
   const look = async () => kept(cache = cache || await caches.open(CACHE));
   try {
@@ -176,7 +176,8 @@ export async function startPlan(runtimeURL) {
            made. */
         let making = null, ready = null;
         const make = (pyodide) => making = making || store(pyodide).finally(() => release && release());
-        plan.afterReady = (pyodide) => make(ready = pyodide);
+        /* (the trial, once the lock is free: only after this first, normal start) */
+        plan.afterReady = (pyodide) => make(ready = pyodide).then((stored) => stored && tryInFrame(runtimeURL));
         onPeer = () => make(ready);
         if (!peers) return plan;
         await make(null);
@@ -284,30 +285,30 @@ export function expand(stored, runsHeader, length) {
    "refused" or "unanswered" (read by `make bench` and the tests). */
 const TRIAL_MS = 30000;
 function tryInFrame(runtimeURL) {
-  if (typeof document === "undefined" || !document.body) return null;
-  return new Promise((done) => {
-    const frame = document.createElement("iframe");
-    frame.hidden = true;
-    frame.tabIndex = -1;
-    frame.title = "Attention Explorer: snapshot trial";
-    frame.setAttribute("aria-hidden", "true");
-    const finish = (result) => {
-      if (!frame.isConnected) return;
-      removeEventListener("message", answer);
-      frame.remove();
-      if (result === "refused") console.info("Python snapshot: its trial restore failed");
-      document.documentElement.dataset.snapshot = result;
-      done();
-    };
-    const answer = (event) => {
-      if (event.source === frame.contentWindow && event.data && event.data.type === "attention:trial")
-        finish(event.data.restored ? "tried" : "refused");
-    };
-    addEventListener("message", answer);
-    setTimeout(() => finish("unanswered"), TRIAL_MS);
-    frame.src = new URL("./snapshot-trial.html", import.meta.url).href + "#" + encodeURIComponent(runtimeURL);
-    document.body.appendChild(frame);
-  });
+  if (typeof document === "undefined" || !document.body) return;
+  const frame = document.createElement("iframe");
+  frame.hidden = true;
+  frame.tabIndex = -1;
+  frame.title = "Attention Explorer: snapshot trial";
+  frame.setAttribute("aria-hidden", "true");
+  let timer = null;
+  const answer = (event) => {
+    if (event.source === frame.contentWindow && event.data && event.data.type === "attention:trial")
+      finish(event.data.restored ? "tried" : "refused");
+  };
+  const finish = (result) => {
+    if (timer === null) return;  /* said already */
+    clearTimeout(timer);
+    timer = null;
+    removeEventListener("message", answer);
+    frame.remove();
+    if (result === "refused") console.info("Python snapshot: its trial restore failed");
+    document.documentElement.dataset.snapshot = result;
+  };
+  addEventListener("message", answer);
+  timer = setTimeout(() => finish("unanswered"), TRIAL_MS);
+  frame.src = new URL("./snapshot-trial.html", import.meta.url).href + "#" + encodeURIComponent(runtimeURL);
+  document.body.appendChild(frame);
 }
 
 /* In the trial frame: restore a Python from this deployment's snapshot; true if it runs. */

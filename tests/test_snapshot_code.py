@@ -94,3 +94,24 @@ def test_a_kept_module_whose_file_changed_is_forgotten_with_all_kept_ones(snapsh
     assert "lesson.words" not in sys.modules and "lesson" not in sys.modules and module.kept == {}
     assert importlib.import_module("lesson.words").WORD == "cane"
     assert str(package / "words.py") in module.recompiled
+
+
+def test_what_a_module_imports_when_it_runs_is_read_from_its_source(snapshot):
+    """Module- and class-level imports count, relative ones resolved from the package (also in
+    an __init__, and two levels up); imports inside functions do not."""
+    module, _ = snapshot
+    source = ("import os\nfrom . import words\nfrom .. import top\nclass C:\n    import js\n"
+              "def f():\n    import pyscript\n")
+    assert module.imported_at_import(source, "lesson.sub.mod", False) == {
+        "os", "lesson.sub", "lesson.sub.words", "lesson", "lesson.top", "js"}
+    assert module.imported_at_import("from .words import WORD\n", "lesson", True) == {
+        "lesson.words", "lesson.words.WORD"}
+
+
+def test_the_modules_of_a_package_that_touches_a_page_are_not_kept(snapshot):
+    """A package whose __init__ imports js keeps none of its modules imported, even pure ones."""
+    module, package = snapshot
+    (package / "__init__.py").write_text("import js\n")
+    module.prepare([["lesson", str(package / "__init__.py")], ["lesson.words", str(package / "words.py")]],
+                   ["lesson/__init__.py", "lesson/words.py"])
+    assert module.kept == {} and "lesson" not in sys.modules and "lesson.words" not in sys.modules

@@ -43,14 +43,19 @@ def median(values):
     return statistics.median(values) if values else float("nan")
 
 
-def wait_snapshot(page, timeout=120.0):
-    """Wait until the page's origin keeps a snapshot made from a page; False if it never came."""
+def until(page, script, timeout):
+    """Wait until `script` is truthy in the page; False if it never was within `timeout` s."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        if page.evaluate(SNAPSHOT_STORED):
+        if page.evaluate(script):
             return True
         page.wait_for_timeout(250)
     return False
+
+
+def wait_snapshot(page, timeout=120.0):
+    """Wait until the page's origin keeps a snapshot made from a page; False if it never came."""
+    return until(page, SNAPSHOT_STORED, timeout)
 
 
 # <html data-snapshot>: the page, or a widget it frames, has tried the snapshot it stored.
@@ -62,12 +67,7 @@ def wait_trial(page, timeout=60.0):
     """Wait until the page (or a widget it frames) has tried the snapshot it stored
     (static/snapshot.mjs), the last of a first visit's work in the background; False if it
     never said."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if page.evaluate(TRIED):
-            return True
-        page.wait_for_timeout(250)
-    return False
+    return until(page, TRIED, timeout)
 
 
 def visit(page, url, clicks_script):

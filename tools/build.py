@@ -154,7 +154,8 @@ def config_files(root=ROOT):
 
 def app_sources(root=ROOT):
     """The app's .py files the page loads from its archive, relative to root, sorted."""
-    found = (p.relative_to(root).as_posix() for p in (root / "app").rglob("*.py") if "__pycache__" not in p.parts)
+    found = (p.relative_to(root).as_posix() for p in (root / "app").rglob("*.py")
+             if "__pycache__" not in p.parts and re.fullmatch(r"[A-Za-z_]\w*\.py", p.name))
     return sorted(path for path in found if path not in OUTSIDE_THE_ARCHIVE)
 
 

@@ -24,10 +24,11 @@ NAME = "attention-explorer"
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*", "*.br", "*.gz", "*-left-out.txt")
 # Python's runtime and PyScript also ship gzipped: on a host that compresses nothing, sw.js
 # serves these (decompressed by the browser) instead of the plain files, which stay as
-# fallback. So do the app's archive, its entry script and the generated lexicons (gzipped
-# here), which sw.js uses only while the plain file is unchanged; the teacher's CSVs stay plain only.
+# fallback. So do the app's entry script and the generated lexicons (gzipped here), which
+# sw.js uses only while the plain file is unchanged; the teacher's CSVs stay plain only, and
+# the app's archive too (deflated already: gzip would save 2%).
 RUNTIME_SKIP = shutil.ignore_patterns("__pycache__", ".*", "*.br")
-GZIPPED_TOO = re.compile(r"^(app/app\.zip|app/main\.py|lexicon/.+\.txt|vendor/pyscript-[^/]+/[^/]+\.(js|css))$")
+GZIPPED_TOO = re.compile(r"^(app/main\.py|lexicon/.+\.txt|vendor/pyscript-[^/]+/[^/]+\.(js|css))$")
 # Of app/, the page loads its archive and the entry script only (tools/build.py): the modules'
 # own .py files are not shipped, so nobody edits one in a deployed folder to no effect.
 APP_FILES = ("app.zip", "main.py")
