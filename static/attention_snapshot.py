@@ -120,9 +120,6 @@ def prepare(modules, sources, imports=()):
             importlib.import_module(name)
         except Exception:
             pass
-    for name, module in list(sys.modules.items()):
-        if os.path.abspath(getattr(module, "__file__", None) or "/") in compiled:
-            del sys.modules[name]
     own = {name: (os.path.abspath(path), compiled[os.path.abspath(path)][0]) for name, path in modules
            if path and os.path.abspath(path) in compiled}
     for name in sorted(page_free(own), key=lambda n: n.count(".")):
@@ -130,9 +127,9 @@ def prepare(modules, sources, imports=()):
             importlib.import_module(name)
             kept[name] = own[name][0]
         except Exception:
-            forget(kept)
+            forget()
             break
-    for name, module in list(sys.modules.items()):  # (nothing else of the page's stays imported)
+    for name, module in list(sys.modules.items()):  # nothing else of the page's stays imported
         if name not in kept and os.path.abspath(getattr(module, "__file__", None) or "/") in compiled:
             del sys.modules[name]
     for entry in list(sys.path_importer_cache):  # directories of this worker's file system
@@ -142,9 +139,9 @@ def prepare(modules, sources, imports=()):
     gc.collect()
 
 
-def forget(names):
-    """Forget the modules `names` (imported again at their next import) and clear `kept`."""
-    for name in list(names):
+def forget():
+    """Forget the kept modules (imported again at their next import)."""
+    for name in kept:
         sys.modules.pop(name, None)
     kept.clear()
 
@@ -165,7 +162,7 @@ def forget_changed():
             changed.append(path)
     if changed:
         recompiled.extend(changed)
-        forget(kept)
+        forget()
         return False
     return bool(kept)
 

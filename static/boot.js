@@ -8,11 +8,12 @@
   /* Guess first: with quiz=1 in the link, the example pre-rendered in index.html keeps its
      answer (bars, table, matrix, new card) out of sight until Python has drawn the question
      (static/style.css, html.quiz-pending). Run before the first paint; it reads the link only. */
-  var quiz = new URLSearchParams(location.search).get("quiz");
+  var params = new URLSearchParams(location.search);
+  var quiz = params.get("quiz");
   if (quiz !== null && ["1", "true", "on", "yes"].indexOf(quiz.trim().toLowerCase()) >= 0) {
     html.classList.add("quiz-pending");
   }
-  var lang = new URLSearchParams(location.search).get("lang") === "en" ? "en" : "it";
+  var lang = params.get("lang") === "en" ? "en" : "it";
   var T = {
     it: {
       start: "Avvio di Python nel browser…",
@@ -63,7 +64,6 @@
     if (window.console) console.error("Attention Explorer could not start Python:", detail);
   }
 
-  var params = new URLSearchParams(location.search);
   if (params.get("embed") === "1") html.classList.add("embed");  /* compact, for iframes */
 
   /* Framed: report our height to the host page (embed.js resizes the iframe), and keep

@@ -193,11 +193,8 @@ export async function startPlan(runtimeURL) {
     }
     cache = cache || await caches.open(CACHE);
     markKept();
-    const length = Number(hit.headers.get("X-Length"));
-    if (!(length > 0 && length < MAX_BYTES)) throw new Error("snapshot of unexpected size");
+    const image = imageOf(hit);
     plan.kind = "snapshot";
-    const runs = hit.headers.get("X-Runs");
-    const image = hit.body.then((b) => expand(new Uint8Array(b), runs, length));
     image.catch(() => {});  /* reported where loadPyodide awaits it (a refused snapshot) */
     plan.options = { _loadSnapshot: image };
     /* Once ready: a file that was not the snapshot's (edited in the deployed folder, or
@@ -316,10 +313,19 @@ export async function restoresFrom(runtimeURL) {
   const cache = await caches.open(CACHE);
   const hit = await kept(cache);
   if (!hit) return false;
-  const image = expand(new Uint8Array(await hit.body), hit.headers.get("X-Runs"), Number(hit.headers.get("X-Length")));
+  const image = await imageOf(hit);
   const { loadPyodide } = await import(runtimeURL + "pyodide.mjs");
   const pyodide = await loadPyodide({ indexURL: runtimeURL, _loadSnapshot: image });
   return pyodide.runPython("6 * 7") === 42;
+}
+
+/* The memory image of a kept snapshot ({headers, body}: kept()), a promise; an error at once
+   when its size is none of a snapshot's. */
+function imageOf(hit) {
+  const length = Number(hit.headers.get("X-Length"));
+  if (!(length > 0 && length < MAX_BYTES)) throw new Error("snapshot of unexpected size");
+  const runs = hit.headers.get("X-Runs");
+  return hit.body.then((bytes) => expand(new Uint8Array(bytes), runs, length));
 }
 
 /* The throwaway interpreter of snapshot-worker.mjs makes it; it stores it itself. */
