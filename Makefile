@@ -1,6 +1,6 @@
 # Attention Explorer. Two commands on a fresh machine:
 #   make serve    set up and serve the page at http://127.0.0.1:8000/
-#   make test     set up and run the whole test suite (unit + Chromium end-to-end)
+#   make test     set up and run the whole test suite (unit + Chromium end-to-end + WebKit smoke)
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -13,6 +13,7 @@ serve: build
 
 test: setup
 	$(PY) -m tools.chromium
+	$(PY) -m tools.webkit
 	$(PY) -m pytest
 
 # The CPython tests only (no browser); sets up what they read (vendor/, node_modules/, .venv).
@@ -22,6 +23,7 @@ unit: setup
 # The whole suite in a random order (pytest-randomly); SEED=N replays the order of a run.
 test-random: setup
 	$(PY) -m tools.chromium
+	$(PY) -m tools.webkit
 	$(PY) -m pytest -p randomly $(if $(SEED),--randomly-seed=$(SEED))
 
 # Performance figures against their budgets (a measurement, not a test; about 3 minutes).

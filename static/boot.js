@@ -25,7 +25,10 @@
         "Loaded interpreter": "Avvio di Python: carico il programma della pagina…"
       },
       slow: "Python ci sta mettendo più del solito ad avviarsi. L'esempio qui sotto è già calcolato; attendi ancora qualche secondo o ricarica la pagina.",
-      failed: "Non è stato possibile avviare Python in questo browser, quindi la pagina non può ricalcolare. L'esempio qui sotto resta leggibile. Ricarica la pagina o prova con un altro browser; se succede sempre, la rete della scuola potrebbe bloccare i file .wasm."
+      failed: "Non è stato possibile avviare Python in questo browser, quindi la pagina non può ricalcolare. L'esempio qui sotto resta leggibile. Ricarica la pagina o prova con un altro browser; se succede sempre, la rete della scuola potrebbe bloccare i file .wasm.",
+      failedFramed: "Python non è riuscito ad avviarsi dentro questa pagina del corso (alcuni browser lo impediscono alle pagine incorporate da un altro sito). L'esempio qui sotto resta leggibile. Per usare la pagina, aprila in una nuova scheda:",
+      newTab: "Apri in una nuova scheda",
+      address: "Oppure copia questo indirizzo"
     },
     en: {
       start: "Starting Python in the browser…",
@@ -37,15 +40,20 @@
         "Loaded interpreter": "Starting Python: loading the page's program…"
       },
       slow: "Python is taking longer than usual to start. The example below is already computed; wait a few more seconds or reload the page.",
-      failed: "Python could not start in this browser, so the page cannot recompute. The example below stays readable. Reload the page or try another browser; if it keeps happening, the school network may be blocking .wasm files."
+      failed: "Python could not start in this browser, so the page cannot recompute. The example below stays readable. Reload the page or try another browser; if it keeps happening, the school network may be blocking .wasm files.",
+      failedFramed: "Python could not start inside this course page (some browsers forbid it to pages embedded from another site). The example below stays readable. To use the page, open it in a new tab:",
+      newTab: "Open in a new tab",
+      address: "Or copy this address"
     }
   }[lang];
   var steps = ["Loading Pyodide", "Loading Storage", "Loading interpreter", "Loaded interpreter"];
 
   function status() { return document.getElementById("status"); }
+  var framed = window.parent !== window;
+  var failed = framed ? T.failedFramed : T.failed;
   function say(message, done) {
     var el = status();
-    if (!el || (html.dataset.state === "error" && message !== T.failed)) return;
+    if (!el || (html.dataset.state === "error" && message !== failed)) return;
     el.querySelector(".status-text").textContent = message;
     var bar = el.querySelector("progress");
     if (bar && done !== undefined) bar.value = done;
@@ -53,18 +61,56 @@
   function fail(detail) {
     if (html.dataset.state !== "loading") return;
     html.dataset.state = "error";
-    say(T.failed);
+    say(failed);
     var el = status();
     if (el) {
       el.classList.add("failed");
       el.setAttribute("role", "alert");
       var bar = el.querySelector("progress");
       if (bar) bar.hidden = true;
+      if (framed) el.appendChild(wayOut());
     }
     if (window.console) console.error("Attention Explorer could not start Python:", detail);
   }
 
   if (params.get("embed") === "1") html.classList.add("embed");  /* compact, for iframes */
+
+  /* The same state at the top level, where storage is the page's own: the address as the
+     page keeps it (app/page.py writes every change into it), without embed=1. Links marked
+     data-open-top (the embedded widget's "open in a new tab", the failure's way out) take
+     it when followed. */
+  function topAddress() {
+    var url = new URL(location.href);
+    url.searchParams.delete("embed");
+    return url.href;
+  }
+  document.addEventListener("click", function (event) {
+    var link = event.target && event.target.closest && event.target.closest("a[data-open-top]");
+    if (link) link.href = topAddress();
+  }, true);
+  /* Where Python cannot start in a frame: a button that opens the page in a new tab and,
+     for a frame that may open no tab (sandboxed without allow-popups), its address to copy. */
+  function wayOut() {
+    var box = document.createElement("span");
+    box.className = "way-out";
+    var link = document.createElement("a");
+    link.className = "button";
+    link.href = topAddress();
+    link.target = "_blank";
+    link.rel = "noopener";
+    link.setAttribute("data-open-top", "");
+    link.textContent = T.newTab;
+    var label = document.createElement("label");
+    label.textContent = T.address + " ";
+    var address = document.createElement("input");
+    address.readOnly = true;
+    address.value = topAddress();
+    address.addEventListener("focus", function () { address.value = topAddress(); address.select(); });
+    label.appendChild(address);
+    box.appendChild(link);
+    box.appendChild(label);
+    return box;
+  }
 
   /* Framed: report our height to the host page (embed.js resizes the iframe), and keep
      host `attention:set` messages that arrive before Python is ready for app/page.py. */
@@ -75,18 +121,52 @@
       if (event.source === window.parent && html.dataset.state === "loading" &&
           d && d.type === "attention:set") window.attentionQueue.push(d);
     });
-    var lastHeight = 0;
-    var report = function () {
+    /* The height is told in each protocol a host may listen to: our own (embed.js), Canvas's
+       (lti.frameResize, as a JSON string, which every Canvas version reads) and, once a host
+       page running H5P's h5p-resizer.js has answered our hello, H5P's (prepareResize, then
+       resize when it says resizePrepared; again when it says resize, its window having changed). */
+    var lastHeight = 0, h5p = false;
+    var measure = function () {
       var page = document.querySelector(".page");
-      if (!page) return;
-      var height = Math.ceil(page.getBoundingClientRect().height);
-      if (height !== lastHeight) {
-        lastHeight = height;
-        window.parent.postMessage({ type: "attention:resize", height: height }, "*");
-      }
+      return page ? Math.ceil(page.getBoundingClientRect().height) : 0;
     };
+    var h5pSay = function (action, data) {
+      data = data || {};
+      data.context = "h5p";
+      data.action = action;
+      window.parent.postMessage(data, "*");
+    };
+    var report = function () {
+      var height = measure();
+      if (!height || height === lastHeight) return;
+      lastHeight = height;
+      window.parent.postMessage({ type: "attention:resize", height: height }, "*");
+      window.parent.postMessage(JSON.stringify({ subject: "lti.frameResize", height: height }), "*");
+      if (h5p) h5pSay("prepareResize", { scrollHeight: height, clientHeight: window.innerHeight });
+    };
+    window.addEventListener("message", function (event) {
+      var d = event.data;
+      if (event.source !== window.parent || !d || d.context !== "h5p") return;
+      if (d.action === "hello") { h5p = true; h5pSay("prepareResize", { scrollHeight: measure(), clientHeight: window.innerHeight }); }
+      else if (d.action === "resizePrepared") h5pSay("resize", { height: measure() });
+      else if (d.action === "resize") h5pSay("prepareResize", { scrollHeight: measure(), clientHeight: window.innerHeight });
+    });
+    /* (said again once loaded: the host's resizer may have been added after this frame) */
+    document.addEventListener("DOMContentLoaded", function () { h5pSay("hello"); });
+    window.addEventListener("load", function () { if (!h5p) h5pSay("hello"); });
     document.addEventListener("DOMContentLoaded", function () {
       if (window.ResizeObserver) new ResizeObserver(report).observe(document.querySelector(".page"));
+      /* A frame of another site that is off screen is not rendered (Chromium throttles it), so
+         its ResizeObserver waits until it is scrolled to, and the host page would then jump:
+         every new state (app/page.py writes it) and the start's end are measured at once too. */
+      var changes = new MutationObserver(report), state = document.getElementById("attention-state");
+      changes.observe(html, { attributes: true, attributeFilter: ["data-state"] });
+      if (state) changes.observe(state, { childList: true, characterData: true, subtree: true });
+      /* (and a width the host page changed, a rotated phone: looked at every second while the
+         host page is of another origin; nearly free while nothing has changed) */
+      var foreign = false;
+      try { foreign = !window.parent.document; } catch (e) { foreign = true; }
+      if (foreign) setInterval(report, 1000);
       report();
     });
   }

@@ -108,8 +108,11 @@ function withLockIfFree(make) {
 /* Widgets of this deployment starting in the same browser tell each other so: a maker
    that knows of others makes the snapshot at once (they will restore it) instead of once
    its own page is ready. */
-const channel = typeof window !== "undefined" && typeof BroadcastChannel !== "undefined" &&
-  !globalThis.attentionTrial ? new BroadcastChannel(LOCK) : null;  /* pages only: not the worker, not the trial */
+const channel = (() => {
+  if (typeof window === "undefined" || typeof BroadcastChannel === "undefined" || globalThis.attentionTrial)
+    return null;  /* pages only: not the worker, not the trial */
+  try { return new BroadcastChannel(LOCK); } catch (e) { return null; }  /* refused: a sandboxed frame */
+})();
 let peers = false, onPeer = () => {};
 if (channel) {
   channel.onmessage = () => { peers = true; onPeer(); };

@@ -109,7 +109,8 @@
 })();
 (function () {
   "use strict";
-  var workers = navigator.serviceWorker;
+  var workers = null;
+  try { workers = navigator.serviceWorker; } catch (e) { /* a sandboxed frame: reading it throws */ }
   var nav = window.performance && performance.getEntriesByType &&
             performance.getEntriesByType("navigation")[0];
   var uncompressed = nav && nav.decodedBodySize > 0 && nav.encodedBodySize >= nav.decodedBodySize;

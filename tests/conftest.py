@@ -1,5 +1,6 @@
 """Shared fixtures for the CPython tests (the browser ones live in tests/e2e/)."""
 
+import contextlib
 import sys
 import threading
 from pathlib import Path
@@ -18,10 +19,19 @@ def lexicons():
     return {lang: lexicon.load_lexicon(lang) for lang in lexicon.LANGS}
 
 
+@contextlib.contextmanager
+def served(**options):
+    """The project's own server (tools/serve.py, with `options`) on a free port: its URL."""
+    server = make_server(port=0, quiet=True, **options)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+
+
 @pytest.fixture(scope="session")
 def base_url():
     """The project's own server on a free port, for the whole session: 'http://127.0.0.1:N/'."""
-    server = make_server(port=0, quiet=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
+    with served() as url:
+        yield url

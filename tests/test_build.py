@@ -96,3 +96,12 @@ def test_a_module_edited_after_the_build_no_longer_matches_the_archive(tmp_path)
         f"app/app.zip: __pycache__/attention.{tag}.pyc is not of the current app/attention.py"]
     (tmp_path / "app" / "views" / "extra.py").write_text("X = 1\n", encoding="utf-8")
     assert "app/app.zip: views/extra.py is missing" in build.stale_archive(tmp_path)
+
+
+def test_the_storage_stand_ins_run_before_pyscript_without_holding_up_the_first_paint():
+    """static/storage.js (IndexedDB and BroadcastChannel stand-ins) is a deferred script placed before
+    PyScript's module script: deferred and module scripts run in document order, after parsing."""
+    head = (build.ROOT / "index.html").read_text(encoding="utf-8").split("</head>")[0]
+    storage = head.index('<script src="./static/storage.js" defer></script>')
+    core = head.index('<script type="module" src="./vendor/pyscript-')
+    assert storage < core

@@ -69,3 +69,18 @@ def test_versioned_runtime_is_immutable_and_the_page_revalidates(base_url):
 def test_files_that_are_not_the_page_are_not_served(base_url, path):
     """Build helpers, tests and the repository are not reachable from the browser."""
     assert get(base_url, path)[0] == 404
+
+
+def test_every_answer_may_be_read_by_an_opaque_origin(base_url):
+    """A widget in an iframe sandboxed without allow-same-origin (origin "null") can load its module
+    scripts and files: every answer carries Access-Control-Allow-Origin: *."""
+    for path in ("/", "/static/interpreter.mjs", PYODIDE + "pyodide.asm.wasm", "/app/app.zip", "/lexicon/it.csv"):
+        assert get(base_url, path, Origin="null")[1]["Access-Control-Allow-Origin"] == "*", path
+
+
+def test_a_server_made_without_cors_sends_no_such_header():
+    """make_server(cors=False) answers as a plain host does (the tests' host without the header)."""
+    from tests.conftest import served
+    with served(cors=False) as url:
+        headers = get(url, "/static/boot.js", Origin="null")[1]
+    assert headers["Content-Type"].startswith("text/javascript") and "Access-Control-Allow-Origin" not in headers

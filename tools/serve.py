@@ -5,7 +5,9 @@ static/, vendor/), with the MIME types Pyodide needs (`.wasm` application/wasm, 
 text/javascript). `file://` does not work for Pyodide, hence this server.
 
 Transfer: a file's pre-compressed FILE.br / FILE.gz (made by the vendor step) is sent
-when the browser accepts it; other text files over 1 KB are gzipped on the fly. Caching:
+when the browser accepts it; other text files over 1 KB are gzipped on the fly. Every
+answer allows any origin to read it (Access-Control-Allow-Origin: *), as GitHub Pages does,
+so that a widget in a frame sandboxed without allow-same-origin loads. Caching:
 `vendor/` folders are versioned (a new runtime gets a new folder name), so their files are
 cached for a year as immutable; everything else revalidates (ETag, answered by 304).
 """
@@ -55,6 +57,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     root = str(ROOT)
     public = PUBLIC
     quiet = False
+    cors = True
     protocol_version = "HTTP/1.1"
 
     def do_GET(self):
@@ -116,6 +119,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send_header(name, value)
             self.send_header("Content-Length", str(len(data)) if code != 304 else "0")
             self.send_header("X-Content-Type-Options", "nosniff")
+            # A widget framed with sandbox="allow-scripts" alone has an opaque origin ("null"):
+            # its module scripts and fetches are then cross-origin requests, answered only
+            # with this header (GitHub Pages sends it too). The files are public anyway.
+            if self.cors:
+                self.send_header("Access-Control-Allow-Origin", "*")
             self.end_headers()
             if body and code != 304:
                 self.wfile.write(data)
@@ -127,9 +135,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def make_server(host="127.0.0.1", port=8000, root=ROOT, quiet=False, extra_public=()):
-    """A threading HTTP server for the page; `extra_public` adds path prefixes (benchmarks)."""
-    handler = type("PageHandler", (Handler,), {"root": str(root), "quiet": quiet,
+def make_server(host="127.0.0.1", port=8000, root=ROOT, quiet=False, extra_public=(), cors=True):
+    """A threading HTTP server for the page; `extra_public` adds path prefixes (benchmarks);
+    cors=False answers as a host that sends no Access-Control-Allow-Origin (tests)."""
+    handler = type("PageHandler", (Handler,), {"root": str(root), "quiet": quiet, "cors": cors,
                                                "public": PUBLIC + tuple(extra_public)})
     return http.server.ThreadingHTTPServer((host, port), handler)
 

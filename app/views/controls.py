@@ -11,13 +11,18 @@ POS_CONTROL_MAX = 2.0  # the slope slider: 0 (off) to 2 in quarters; links allow
 
 
 def render_header(lang):
-    """Title and explanation; in embed mode (CSS) only a small help that opens the explanation."""
+    """Title and explanation; in embed mode (CSS) only a small help that opens the explanation,
+    and a link that opens the same state in a new tab."""
     return (
         f'<div class="full-header"><h1>{esc(text(lang, "title"))}</h1>'
         f'<p class="subtitle">{esc(text(lang, "subtitle"))}</p>'
         f'<p class="intro">{esc(text(lang, "intro"))}</p></div>'
-        f'<details class="embed-help"><summary>{esc(text(lang, "help_summary"))}</summary>'
+        f'<div class="embed-bar"><details class="embed-help"><summary>{esc(text(lang, "help_summary"))}</summary>'
         f'<p><strong>{esc(text(lang, "subtitle"))}</strong> {esc(text(lang, "intro"))}</p></details>'
+        # The same state in a tab of its own (static/boot.js gives the link the current address
+        # when followed): where the browser forbids storage to a frame, the page is first-party there.
+        f'<a class="open-top" href="./" target="_blank" rel="noopener" data-open-top>'
+        f'{esc(text(lang, "open_top"))}<span aria-hidden="true"> ↗</span></a></div>'
     )
 
 

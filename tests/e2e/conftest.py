@@ -4,11 +4,25 @@ Every context the session's browser opens is guarded: a request to another origi
 page, a frame, a worker or a service worker) is aborted, any WebSocket is closed, and the
 autouse `origin_guard` fails the test during which it happened, naming the URL. Loading
 Pyodide takes seconds, so tests share a loaded page and set the state each one needs.
+
+Embedding is tested as teachers embed: the host page (a course page) is on another *site*
+than the widget. The widget is served from http://127.0.0.1:N/ (`base_url`), host pages
+from http://localhost:M/ (`host_site()`): browsers deny storage to third-party frames only
+across sites, so two ports of one host would hide that. In a context opened with a host,
+the host page may load its own origin and the widget's; what it asks of anyone else is
+aborted without failing the test (a site generator's theme may link to web fonts); the
+widget's frames, workers and service workers may still load only the widget's origin.
 """
 
+import functools
+import http.server
 import io
 import json
+import shutil
+import tempfile
+import threading
 import zipfile
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -56,30 +70,67 @@ class OriginGuard:
     def catch(self, what, url):
         self.caught.append(f"{what} {url}")
 
-    def attach(self, context, allowed):
-        """Guard one browser context whose pages belong to the origin of `allowed`."""
-        outside = Outside(allowed.rstrip("/"))
+    def attach(self, context, allowed, host=None):
+        """Guard one browser context whose pages belong to the origin of `allowed` (or to one of
+        several: a tuple); with `host`, a host page of that origin frames them (see the module's
+        docstring)."""
+        widgets = (allowed,) if isinstance(allowed, str) else tuple(allowed)
+        outside = Outside(widgets[0].rstrip("/"))
         context.outside = outside
+
+        def foreign(url):
+            return all(is_outside(url, widget) for widget in widgets)
 
         def record(what, url):
             if url not in outside.urls:
                 outside.urls.append(url)
                 self.catch(what, url)
 
+        def party(request):
+            """Who asks: 'host' (the host page, or a frame of the host's origin) or 'widget' (a
+            frame of the widget's, or anything with no frame: a worker, a service worker)."""
+            if host is None or request.service_worker:
+                return "widget"
+            try:
+                frame = request.frame
+            except Exception:  # no frame: a worker's or a service worker's, so the widget's
+                return "widget"
+            if request.is_navigation_request():  # asked by the frame's parent (none: the test)
+                frame = frame.parent_frame
+                if frame is None:
+                    return "host"
+            return "host" if not is_outside(frame.url, host) else "widget"
+
+        def verdict(request):
+            """'widget' (its own origin), 'host' (the host's request to its origin), 'host
+            outside' (the host's request elsewhere: aborted, not a leak) or 'leak'."""
+            if not foreign(request.url):
+                return "widget"
+            if party(request) == "widget":
+                return "leak"
+            return "host" if not is_outside(request.url, host) else "host outside"
+
         def block(route):
-            record("service worker" if route.request.service_worker else "request", route.request.url)
+            found = verdict(route.request)
+            if found == "host":
+                return route.fallback()
+            if found == "host outside":
+                if route.request.url not in outside.host_urls:
+                    outside.host_urls.append(route.request.url)
+            else:
+                record("service worker" if route.request.service_worker else "request", route.request.url)
             route.abort()
 
         def seen(request):  # also the outside requests no route saw (e.g. answered by a worker)
             outside.seen += 1
-            if is_outside(request.url, allowed):
+            if verdict(request) == "leak":
                 record("service worker" if request.service_worker else "request", request.url)
 
         def route_websocket(ws):  # never connected to a server: closed at once
             record("WebSocket", ws.url)
             ws.close()
 
-        context.route(lambda url: is_outside(url, allowed), block)
+        context.route(foreign, block)
         context.route_web_socket(lambda url: True, route_websocket)
         context.on("request", seen)
         context.on("page", lambda page: page.on("websocket", lambda ws: record("WebSocket", ws.url)))
@@ -111,8 +162,8 @@ def browser(base_url):
         b = p.chromium.launch(**options)
         unguarded = b.new_context
 
-        def new_context(origin=base_url, **kwargs):
-            return GUARD.attach(unguarded(**kwargs), origin)
+        def new_context(origin=base_url, host=None, **kwargs):
+            return GUARD.attach(unguarded(**kwargs), origin, host)
 
         b.new_context = new_context
         b.new_page = lambda **kwargs: new_context(**kwargs).new_page()
@@ -143,6 +194,7 @@ class Outside:
     def __init__(self, origin):
         self.origin = origin
         self.urls = []
+        self.host_urls = []  # what a host page asked of a third site (aborted, not a leak)
         self.seen = 0  # all requests, to prove the recorder was listening
 
 
@@ -162,10 +214,14 @@ document.addEventListener('securitypolicyviolation',
 NO_SNAPSHOT_WORKER = 'self.onmessage = () => self.postMessage({error: "no snapshot in this test"});'
 
 
-def new_context(browser, base_url, snapshots=False, **kwargs):
-    """A fresh browser context (cold cache) guarded for the origin of `base_url`."""
-    context = browser.new_context(origin=base_url, **kwargs)
+def new_context(browser, base_url, snapshots=False, host=None, storage=None, **kwargs):
+    """A fresh browser context (cold cache) guarded for the origin of `base_url` (or those of a
+    tuple of them), framed by a host page of `host`'s origin if given; `storage`: "throws" or
+    "missing" makes the storage APIs of every frame do so (STORAGE_DENIED)."""
+    context = browser.new_context(origin=base_url, host=host, **kwargs)
     context.add_init_script(CSP_RECORDER)
+    if storage:
+        context.add_init_script(STORAGE_DENIED.replace("MODE", storage))
     if not snapshots:
         context.route("**/static/snapshot-worker.mjs", lambda route: route.fulfill(
             body=NO_SNAPSHOT_WORKER, content_type="text/javascript"))
@@ -222,18 +278,101 @@ def app(browser, base_url):
     context.close()
 
 
-def open_host(browser, base_url, src="./"):
-    """A host page (same origin) framing the widget at `src` and recording every message it
-    gets in window.got; returns (context, page) once the widget has posted its first state."""
-    context = new_context(browser, base_url)
-    host = ('<!doctype html><title>host</title><script>window.got = [];'
-            'addEventListener("message", e => window.got.push(e.data));</script>'
-            f'<iframe src="{src}" title="widget" width="900" height="900"></iframe>')
-    context.route(base_url + "host.html", lambda route: route.fulfill(body=host, content_type="text/html"))
+def open_host(browser, base_url, src="./", **kwargs):
+    """A host page on another site framing the widget at `src` (relative to `base_url`) and
+    recording every message it gets in window.got; returns (context, page) once the widget has
+    posted its first state. The widget is page.frames[1]."""
+    site = host_site()
+    url = site.put("host.html", '<!doctype html><title>host</title><script>window.got = [];'
+                   'addEventListener("message", e => window.got.push(e.data));</script>'
+                   f'<iframe src="{base_url}{src.removeprefix("./")}" title="widget" width="900" height="900"></iframe>')
+    context = new_context(browser, base_url, host=site.url, **kwargs)
     page = context.new_page()
-    page.goto(base_url + "host.html")
+    page.goto(url)
     page.wait_for_function("window.got.some(m => m.type === 'attention:state')", timeout=READY_TIMEOUT)
     return context, page
+
+
+class HostSite:
+    """Host pages on another site than the widget: http://localhost:N/, serving the files put
+    into its folder (a page, or a whole generated site) with Python's plain server."""
+
+    def __init__(self):
+        self.root = Path(tempfile.mkdtemp(prefix="attention-host-"))
+        handler = functools.partial(_QuietHandler, directory=str(self.root))
+        self.server = _QuietServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://localhost:{self.server.server_address[1]}/"
+
+    def put(self, name, html):
+        """Serve `html` as `name`; its URL."""
+        path = self.root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(html, encoding="utf-8")
+        return self.url + name
+
+    def folder(self, name):
+        """An empty folder `name` of the site (for a generator's output); its path."""
+        path = self.root / name
+        shutil.rmtree(path, ignore_errors=True)
+        path.mkdir(parents=True)
+        return path
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class _QuietServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass  # a browser that went away mid-answer (a test closing its page)
+
+
+_HOST_SITE = []
+
+
+def host_site():
+    """The session's host site (started on first use)."""
+    if not _HOST_SITE:
+        _HOST_SITE.append(HostSite())
+    return _HOST_SITE[0]
+
+
+# Storage as a browser denies it to a frame of another site (Chromium's messages, SecurityError):
+# "throws", reading or opening it throws; "missing", the APIs are not there at all. Only in
+# frames: the host page keeps its storage.
+STORAGE_DENIED = r"""
+(() => {
+  if (window === window.top) return;
+  const mode = "MODE";
+  const refuse = (what, owner) => () => {
+    throw new DOMException(`Failed to read the '${what}' property from '${owner}': Access is denied for this document.`, "SecurityError");
+  };
+  const deny = (target, name, owner) => Object.defineProperty(target, name, mode === "missing"
+    ? { configurable: true, value: undefined } : { configurable: true, get: refuse(name, owner) });
+  deny(window, "localStorage", "Window");
+  deny(window, "sessionStorage", "Window");
+  deny(window, "caches", "Window");
+  deny(Navigator.prototype, "serviceWorker", "Navigator");
+  if (mode === "missing") {
+    deny(window, "indexedDB", "Window");
+    deny(window, "BroadcastChannel", "Window");
+    deny(Navigator.prototype, "locks", "Navigator");
+  } else {
+    IDBFactory.prototype.open = () => {
+      throw new DOMException("Failed to execute 'open' on 'IDBFactory': access to the Indexed Database API is denied in this context.", "SecurityError");
+    };
+    window.BroadcastChannel = function () {
+      throw new DOMException("Failed to construct 'BroadcastChannel': Access is denied for this document.", "SecurityError");
+    };
+    LockManager.prototype.request = LockManager.prototype.query = () =>
+      Promise.reject(new DOMException("Access to the Locks API is denied in this context.", "SecurityError"));
+  }
+})();
+"""
 
 
 class _Utf8Name(zipfile.ZipInfo):

@@ -1,4 +1,6 @@
-"""Embedding in a course page: two widgets, auto-height, host API, copy, CSV, the bundle."""
+"""Embedding in a course page: two widgets, auto-height, host API, copy, CSV, the bundle.
+
+The lesson page is on another site than the widgets (tests/e2e/conftest.py, host_site)."""
 
 import csv
 import functools
@@ -10,7 +12,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.e2e.conftest import get_state, new_context, open_page, wait_ready
+from tests.e2e.conftest import get_state, host_site, new_context, open_page, wait_ready
 from tools.bundle import make_bundle
 
 LESSON = """<!doctype html><html lang="it"><head><meta charset="utf-8">
@@ -20,11 +22,11 @@ addEventListener("message", e => {
   const frames = [...document.querySelectorAll("iframe")];
   window.got.push({from: frames.findIndex(f => f.contentWindow === e.source), data: e.data});
 });</script>
-<script src="./embed.js" defer></script></head>
+<script src="WIDGET/embed.js" defer></script></head>
 <body style="margin:0"><h1>Lezione 3</h1>
-<iframe id="a" src="./?embed=1&focus=1" title="A" width="100%" height="300" style="border:0" data-attention-explorer></iframe>
+<iframe id="a" src="WIDGET/?embed=1&focus=1" title="A" width="100%" height="300" style="border:0" data-attention-explorer></iframe>
 <p>Testo della lezione fra i due widget.</p>
-<iframe id="b" src="./?embed=1&lang=en&s=The+dog+sleeps&focus=1" title="B" width="100%" height="300" style="border:0" data-attention-explorer></iframe>
+<iframe id="b" src="WIDGET/?embed=1&lang=en&s=The+dog+sleeps&focus=1" title="B" width="100%" height="300" style="border:0" data-attention-explorer></iframe>
 <iframe id="evil" src="./evil.html" title="C" width="10" height="10"></iframe>
 </body></html>"""
 
@@ -39,11 +41,12 @@ window.attack = () => {
 
 @pytest.fixture(scope="module")
 def lesson(browser, base_url):
-    context = new_context(browser, base_url, viewport={"width": 1280, "height": 900})
-    context.route(base_url + "lesson.html", lambda r: r.fulfill(body=LESSON, content_type="text/html"))
-    context.route(base_url + "evil.html", lambda r: r.fulfill(body=EVIL, content_type="text/html"))
+    site = host_site()
+    site.put("evil.html", EVIL)
+    url = site.put("lesson.html", LESSON.replace("WIDGET/", base_url))
+    context = new_context(browser, base_url, host=site.url, viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.goto(base_url + "lesson.html")
+    page.goto(url)
     for i in (0, 1):
         page.wait_for_function(f"window.got.some(m => m.from === {i} && m.data.type === 'attention:state')",
                                timeout=90_000)
@@ -67,17 +70,24 @@ def fits(page, frame_id):
     return height, content, inner
 
 
+def wait_fitted(page, frame_id, within=1, timeout=10_000):
+    """Wait until the iframe `frame_id` is as tall as its widget's content, with no inner
+    scrollbar (a cross-site frame: its content is read in the frame, its height in the host
+    page); what `fits` says then, or at the time-out."""
+    for _ in range(timeout // 100):
+        height, content, inner = fits(page, frame_id)
+        if abs(height - content) <= within and not inner:
+            return height, content, inner
+        page.wait_for_timeout(100)
+    return fits(page, frame_id)
+
+
 @pytest.mark.parametrize("width", [1280, 360])
 def test_each_widget_resizes_to_its_content_without_inner_scrollbar(lesson, width):
     """embed.js sizes both iframes to their content at 1280 and 360 px; no inner scrollbar."""
     lesson.set_viewport_size({"width": width, "height": 900})
     for frame_id in ("a", "b"):
-        lesson.wait_for_function(
-            f"""() => {{ const f = document.getElementById('{frame_id}');
-                const p = f.contentDocument.querySelector('.page');
-                return Math.abs(f.getBoundingClientRect().height - Math.ceil(p.getBoundingClientRect().height)) <= 1; }}""",
-            timeout=10_000)
-        height, content, inner = fits(lesson, frame_id)
+        height, content, inner = wait_fitted(lesson, frame_id)
         assert abs(height - content) <= 1 and height > 300 and not inner
 
 
@@ -116,7 +126,7 @@ def test_attention_set_ignores_wrong_types_and_unknown_keys(lesson):
     assert a["focus"] is None and a["mask"] is mask_before and a["lang"] == "it"  # bad values ignored
     inner = lesson.frame_locator("#a")
     assert inner.locator("#sentence img").count() == 0
-    assert lesson.evaluate("document.getElementById('a').contentWindow.__pwned") is None
+    assert inner.locator("html").evaluate("() => window.__pwned") is None
     assert any("unknown key 'evil'" in w for w in warnings) and any("'focus'" in w for w in warnings)
 
 

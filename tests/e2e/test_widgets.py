@@ -1,10 +1,13 @@
-"""Several widgets on one lesson page share one Python (static/transfer.js, app/widgets.py)."""
+"""Several widgets on one lesson page share one Python (static/transfer.js, app/widgets.py).
+
+The lesson page is on another site than the widgets (tests/e2e/conftest.py, host_site), so
+the host page cannot read into them: what each widget says is read in its own frame."""
 
 import numpy as np
 import pytest
 
 from app.i18n import text
-from tests.e2e.conftest import READY_TIMEOUT, new_context
+from tests.e2e.conftest import READY_TIMEOUT, host_site, new_context
 from tests.e2e.test_access import axe_violations
 from tests.reference import W_Q, attention_row, lexicon_cards
 
@@ -15,24 +18,51 @@ addEventListener("message", e => {
   const frames = [...document.querySelectorAll("iframe")];
   window.got.push({from: frames.findIndex(f => f.contentWindow === e.source), data: e.data});
 });</script></head><body><h1>Lezione</h1>%s</body></html>""" % "\n".join(
-    f'<iframe src="./?embed=1&lang={lang}&s={sentence.replace(" ", "+")}&focus={focus}" title="W{i}" '
+    f'<iframe src="WIDGET/?embed=1&lang={lang}&s={sentence.replace(" ", "+")}&focus={focus}" title="W{i}" '
     'width="900" height="500"></iframe>' for i, (lang, sentence, focus) in enumerate(WIDGETS))
-# (a frame being reloaded may have no document element for a moment)
-ALL_READY = "[...document.querySelectorAll('iframe')].every(f => f.contentDocument?.documentElement?.dataset.state === 'ready')"
-STARTS = "[...document.querySelectorAll('iframe')].map(f => f.contentDocument?.documentElement?.dataset.start)"
-# Which widgets loaded Python's runtime themselves.
-RUNTIMES = ("[...document.querySelectorAll('iframe')].map(f => f.contentWindow.performance"
-            ".getEntriesByType('resource').some(r => r.name.endsWith('pyodide.asm.wasm')))")
+STATE = "document.documentElement?.dataset.state"  # (a frame being reloaded may have no element)
+START = "document.documentElement?.dataset.start"
+# Whether the widget loaded Python's runtime itself.
+RUNTIME = "performance.getEntriesByType('resource').some(r => r.name.endsWith('pyodide.asm.wasm'))"
+
+
+def each(page, expression):
+    """`expression` evaluated in each widget's frame, in the order of the host page's iframes
+    (None for a frame between two documents)."""
+    values = []
+    for handle in page.query_selector_all("iframe"):
+        try:
+            values.append(handle.content_frame().evaluate(expression))
+        except Exception:
+            values.append(None)
+    return values
+
+
+def wait_each(page, test, timeout=READY_TIMEOUT):
+    """Wait until `test(each widget's state)` holds; the states."""
+    for _ in range(timeout // 200):
+        states = each(page, STATE)
+        if test(states):
+            return states
+        page.wait_for_timeout(200)
+    raise AssertionError(f"widgets stayed {each(page, STATE)}")
+
+
+def all_ready(states):
+    return all(s == "ready" for s in states)
+
+
+def lesson_url(base_url):
+    return host_site().put("lesson.html", LESSON.replace("WIDGET/", base_url))
 
 
 def open_lesson(browser, base_url, routes=()):
-    context = new_context(browser, base_url)
-    context.route(base_url + "lesson.html", lambda r: r.fulfill(body=LESSON, content_type="text/html"))
+    context = new_context(browser, base_url, host=host_site().url)
     for pattern, handler in routes:
         context.route(pattern, handler)
     page = context.new_page()
-    page.goto(base_url + "lesson.html")
-    page.wait_for_function(ALL_READY, timeout=READY_TIMEOUT)
+    page.goto(lesson_url(base_url))
+    wait_each(page, all_ready)
     return context, page
 
 
@@ -62,10 +92,10 @@ def lesson(browser, base_url):
 
 def test_one_widget_starts_python_and_runs_the_others(lesson):
     """Of three widgets of one lesson page, one loads and starts Python; the other two are run by it."""
-    starts = lesson.evaluate(STARTS)
+    starts = each(lesson, START)
     assert sorted(starts) == ["normal", "shared", "shared"], starts
     leader = starts.index("normal")
-    assert lesson.evaluate(RUNTIMES) == [i == leader for i in range(3)]
+    assert each(lesson, RUNTIME) == [i == leader for i in range(3)]
 
 
 def test_each_widget_keeps_its_own_sentence_and_answers_clicks_with_its_own_numbers(lesson):
@@ -89,9 +119,9 @@ def test_each_widget_keeps_its_own_sentence_and_answers_clicks_with_its_own_numb
 def test_a_widget_run_by_another_ones_python_works_by_keyboard_and_passes_axe(lesson):
     """In a widget run by the other one's Python, arrow keys move the selected word (the host is told) and
     axe-core finds nothing."""
-    follower = lesson.evaluate(STARTS).index("shared")
+    follower = each(lesson, START).index("shared")
     frame = lesson.frames[follower + 1]
-    frame.locator('input[name="word"]').nth(0).check()
+    frame.locator('label.word[data-index="0"]').click()  # (the radio itself lies under its label)
     frame.locator('input[name="word"]').nth(0).focus()
     lesson.keyboard.press("ArrowRight")
     lesson.wait_for_function(f"window.got.some(m => m.from === {follower} && m.data.type === 'attention:state' "
@@ -100,16 +130,16 @@ def test_a_widget_run_by_another_ones_python_works_by_keyboard_and_passes_axe(le
     assert axe_violations(frame) == []
 
 
-def test_a_widget_added_later_is_run_at_once_by_the_python_already_there(lesson):
+def test_a_widget_added_later_is_run_at_once_by_the_python_already_there(lesson, base_url):
     """A widget the host page adds once the others are ready starts no Python: the one running is its own,
     at once (its status says ready), with the numbers numpy computes."""
-    before = len(lesson.evaluate(STARTS))
-    lesson.evaluate("""() => { const f = document.createElement('iframe');
-        f.src = './?embed=1&s=Il+cane+guarda+la+palla&focus=4'; f.title = 'later';
-        document.body.appendChild(f); }""")
-    lesson.wait_for_function(ALL_READY, timeout=READY_TIMEOUT)
-    assert lesson.evaluate(STARTS)[before] == "shared"
-    assert not lesson.evaluate(RUNTIMES)[before]
+    before = len(each(lesson, START))
+    lesson.evaluate("""src => { const f = document.createElement('iframe');
+        f.src = src; f.title = 'later';
+        document.body.appendChild(f); }""", base_url + "?embed=1&s=Il+cane+guarda+la+palla&focus=4")
+    wait_each(lesson, lambda states: len(states) == before + 1 and all_ready(states))
+    assert each(lesson, START)[before] == "shared"
+    assert not each(lesson, RUNTIME)[before]
     assert lesson.frames[before + 1].locator("#status .status-text").text_content() == text("it", "ready")
     weights = click_and_read(lesson, before, 0)
     np.testing.assert_allclose(weights, expected_weights("it", "Il cane guarda la palla", 0), rtol=1e-12, atol=1e-15)
@@ -119,15 +149,14 @@ def test_a_widget_added_later_is_run_at_once_by_the_python_already_there(lesson)
 def test_followers_go_on_when_the_leader_is_removed(lesson):
     """When the widget whose Python runs the others leaves the page, each other one reloads, keeps its state
     and works again (one of them now starts Python)."""
-    starts = lesson.evaluate(STARTS)
+    starts = each(lesson, START)
     leader = starts.index("normal")
     kept = [lesson.frames[i + 1].evaluate("JSON.parse(document.getElementById('attention-state').textContent)")
             for i in range(3)]
     lesson.evaluate(f"document.querySelectorAll('iframe')[{leader}].remove()")
     left = [i for i in range(3) if i != leader]
-    lesson.wait_for_function(ALL_READY, timeout=READY_TIMEOUT)
-    lesson.wait_for_function(f"{STARTS}.includes('normal')", timeout=READY_TIMEOUT)
-    assert sorted(lesson.evaluate(STARTS)) == ["normal", "shared"]
+    wait_each(lesson, lambda states: all_ready(states) and "normal" in each(lesson, START))
+    assert sorted(each(lesson, START)) == ["normal", "shared"]
     for k, i in enumerate(left):
         frame = lesson.frames[k + 1]
         frame.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT)
@@ -148,16 +177,13 @@ def test_followers_go_on_when_the_leader_cannot_start_python(browser, base_url):
             failing.append(route.request.frame)
         return route.abort() if route.request.frame == failing[0] else route.continue_()
 
-    context = new_context(browser, base_url)
-    context.route(base_url + "lesson.html", lambda r: r.fulfill(body=LESSON, content_type="text/html"))
+    context = new_context(browser, base_url, host=host_site().url)
     context.route("**/pyodide.asm.wasm", first_fails)
     page = context.new_page()
-    page.goto(base_url + "lesson.html")
-    states = "[...document.querySelectorAll('iframe')].map(f => f.contentDocument?.documentElement?.dataset.state)"
-    page.wait_for_function(f"{states}.filter(s => s === 'ready').length === 2", timeout=READY_TIMEOUT)
-    shown = page.evaluate(states)
+    page.goto(lesson_url(base_url))
+    shown = wait_each(page, lambda states: states.count("ready") == 2)
     assert sorted(shown) == ["error", "ready", "ready"]
-    starts = page.evaluate(STARTS)
+    starts = each(page, START)
     assert sorted(starts[i] for i in range(3) if shown[i] == "ready") == ["normal", "shared"]
     for i, (lang, sentence, _) in enumerate(WIDGETS):
         if shown[i] == "ready":
