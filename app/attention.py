@@ -19,7 +19,9 @@ diagonal and no mask: every key is a candidate.
 This module imports only `math`, so it runs unchanged in CPython and in the browser.
 `attend` returns one `Attention` record for the whole matrix; a word click only reads a
 row of it (`record.row(i)`). The views, the CSV and the state JSON read this record and
-never recompute anything.
+never recompute anything. It is written to be read beside the course; the page computes
+the same numbers, bit for bit, with `app/attention_fast.py` (less work per cell, for long
+texts on phones), and the tests hold the two equal.
 """
 
 import math
@@ -184,90 +186,64 @@ def candidate_flags(i, n_k, square, mask, include_self):
     return [True] * i + [bool(include_self)] + [not mask] * after, masked
 
 
-def candidate_runs(candidates):
-    """The runs of candidates of a row as (start, stop) slices (a row has one to three)."""
-    runs, n, start = [], len(candidates), 0
-    while True:
-        try:
-            start = candidates.index(True, start)
-        except ValueError:
-            return runs
-        try:
-            stop = candidates.index(False, start)
-        except ValueError:  # candidates to the end
-            stop = n
-        runs.append((start, stop))
-        start = stop
+def matrix_record(rows, queries, keys, values, mask, include_self, scaled, temperature, slope, d_k, divisor):
+    """The `Attention` record of the rows (each: candidates, masked, dots, logits, exps,
+    exp_sum, weights, output) of Q [n_q, d_k], K [n_k, d_k], V [n_k, d_v] and their settings."""
+    names = ("candidates", "masked", "dots", "logits", "exps", "exp_sums", "weights", "outputs")
+    table = {name: [row[k] for row in rows] for k, name in enumerate(names)}
+    return Attention(w_q=None, w_k=None, w_v=None, mask=bool(mask), include_self=bool(include_self),
+                     scaled=bool(scaled), temperature=float(temperature), slope=float(slope), d_k=d_k,
+                     divisor=divisor, queries=queries, keys=keys, values=values, **table)
 
 
-def softmax_row(logits, runs):
-    """(exps, exp_sum, weights) of one row: e^logit as shown (capped), stable weights.
-    `runs`: the row's candidate_runs (non-candidates get no e^logit and weigh exactly 0).
+def softmax_row(logits, candidates):
+    """(exps, exp_sum, weights) of one row, over its candidates [n_k]: e^logit as shown
+    (None for a non-candidate), their sum, and the weights (exactly 0 for a non-candidate).
 
-    e^logit = e^top · e^(logit − top): one exponential a cell (the shifted ones give the
-    stable weights); past the cap, or where the shifted one underflows, e^logit is
-    computed on its own. (Written with map over bound methods: the same operations as
-    `x - top`, `e * scale`, `x / total` a cell, at about half the cost of comprehensions.)
+    The weights are the stable softmax: e^(logit − top) / Σ e^(logit − top), top the largest
+    logit, so nothing overflows. The e^logit shown is e^top · e^(logit − top), capped at
+    e^EXP_CAP; where the shifted exponential is so small that it has lost digits (below TINY),
+    e^logit is computed on its own.
     """
     n = len(logits)
-    exps, weights = [None] * n, [0.0] * n
-    if not runs:
-        return exps, 0.0, weights
-    picked = logits[runs[0][0]:runs[0][1]]
-    for start, stop in runs[1:]:
-        picked += logits[start:stop]
-    top = max(picked)
-    shifted = list(map(math.exp, map(top.__rsub__, picked)))  # stable softmax: e^(x − top)
-    total = sum(shifted)
-    scale = math.exp(top) if top <= EXP_CAP else None
-    if scale is not None and min(shifted) > TINY:
-        shown = list(map(scale.__mul__, shifted))
-    else:  # (a shifted exponential below ~1e-290 nears the subnormals and loses digits:
-        # then e^logit on its own)
-        shown = [e * scale if scale is not None and e > TINY else math.exp(min(x, EXP_CAP))
-                 for e, x in zip(shifted, picked)]
-    ratios = list(map(total.__rtruediv__, shifted))  # x / total
-    k = 0
-    for start, stop in runs:
-        exps[start:stop], weights[start:stop] = shown[k:k + stop - start], ratios[k:k + stop - start]
-        k += stop - start
-    return exps, sum(shown), weights
+    picked = [j for j in range(n) if candidates[j]]
+    if not picked:
+        return [None] * n, 0.0, [0.0] * n
+    top = max(logits[j] for j in picked)
+    shifted = {j: math.exp(logits[j] - top) for j in picked}  # e^(logit − top) ≤ 1
+    total = sum(shifted[j] for j in picked)
+    scale = math.exp(top) if top <= EXP_CAP else None  # e^top, unless it overflows
+
+    def shown(j):
+        if scale is not None and shifted[j] > TINY:
+            return shifted[j] * scale
+        return math.exp(min(logits[j], EXP_CAP))
+
+    exps = [shown(j) if candidates[j] else None for j in range(n)]
+    weights = [shifted[j] / total if candidates[j] else 0.0 for j in range(n)]
+    return exps, sum(exps[j] for j in picked), weights
 
 
-def row_dots(q, key_columns, n_k, scaled_columns):
-    """q · k_j for every key, a column at a time (zero components cost nothing): [n_k].
-    `scaled_columns`: a dict kept across the rows of one matrix, {(c, q_c): q_c × column c}
-    (a card's components take few values, so most rows reuse these products)."""
-    dots = [0.0] * n_k
-    for c, (qc, column) in enumerate(zip(q, key_columns)):
-        if qc:
-            products = scaled_columns.get((c, qc))
-            if products is None:
-                products = scaled_columns[(c, qc)] = list(map(qc.__mul__, column))
-            dots = list(map(float.__add__, dots, products))
-    return dots
-
-
-# Σ_j w_j · v_j of an output: math.sumprod where there is one (Python ≥ 3.12, as in the
-# browser: extended precision, one call), else math.fsum of the products (both exact to
-# about the last bit, whatever the order of the terms).
-_sumprod = getattr(math, "sumprod", None) or (lambda p, q: math.fsum(map(float.__mul__, p, q)))
+# Σ_j w_j · v_j of an output, exact to about the last bit whatever the order of the terms:
+# math.sumprod where there is one (Python ≥ 3.12, as in the browser), else math.fsum.
+exact_sum_of_products = getattr(math, "sumprod", None) or (lambda p, q: math.fsum(x * y for x, y in zip(p, q)))
 
 
 def attend(cards, mask=False, include_self=False, w_q=W_Q, w_k=W_K, w_v=W_V, scaled=True,
-           temperature=1.0, slope=0.0, key_cards=None):
+           temperature=1.0, slope=0.0, key_cards=None, qkv=None):
     """The whole attention matrix for `cards` (self-attention), or for `cards` asking
     `key_cards` (cross-attention, n_q may differ from n_k), with every intermediate.
 
-    Q = cards · W_Q, K = key_cards · W_K, V = key_cards · W_V; then `attend_qkv`.
+    Q = cards · W_Q, K = key_cards · W_K, V = key_cards · W_V; then `attend_qkv` (or `qkv`,
+    a function of the same arguments: the page passes app/attention_fast.py's).
     """
     key_cards = cards if key_cards is None else key_cards
     for name, rows, w in (("card", cards, w_q), ("key card", key_cards, w_k)):
         for j, card in enumerate(rows):
             if len(card) != len(w):
                 raise ValueError(f"{name} {j} has {len(card)} numbers, expected {len(w)}")
-    record = attend_qkv(project(cards, w_q), project(key_cards, w_k), project(key_cards, w_v),
-                        mask, include_self, scaled, temperature, slope)
+    record = (qkv or attend_qkv)(project(cards, w_q), project(key_cards, w_k), project(key_cards, w_v),
+                                 mask, include_self, scaled, temperature, slope)
     record.w_q, record.w_k, record.w_v = ([list(map(float, r)) for r in w] for w in (w_q, w_k, w_v))
     return record
 
@@ -286,44 +262,26 @@ def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=Tru
         raise ValueError(f"temperature must be positive, not {temperature}")
     if len(keys) != len(values):
         raise ValueError(f"{len(keys)} keys but {len(values)} values")
-    queries = [list(map(float, r)) for r in queries]
-    keys = [list(map(float, r)) for r in keys]
-    values = [list(map(float, r)) for r in values]
-    n_q, n_k = len(queries), len(keys)
-    d_k = len(keys[0]) if keys else (len(queries[0]) if queries else 0)
-    square = n_q == n_k
+    Q = [[float(x) for x in row] for row in queries]  # [n_q, d_k]
+    K = [[float(x) for x in row] for row in keys]  # [n_k, d_k]
+    V = [[float(x) for x in row] for row in values]  # [n_k, d_v]
+    n_q, n_k = len(Q), len(K)
+    d_k = len(K[0]) if K else (len(Q[0]) if Q else 0)
+    d_v = len(V[0]) if V else 0
+    square = n_q == n_k  # self-attention: a diagonal, and a mask is possible
     divisor = divisor_for(d_k, scaled, temperature)
-    key_columns = [list(c) for c in zip(*keys)]  # Kᵀ [d_k, n_k]
-    value_columns = [list(c) for c in zip(*values)]  # Vᵀ [d_v, n_k]
 
-    table = {name: [] for name in ("candidates", "masked", "dots", "logits", "exps", "exp_sums",
-                                   "weights", "outputs")}
-    asked = {}  # a query seen before (a word that repeats): its dots and logits, computed once
-    scaled_columns = {}
-    for i, q in enumerate(queries):
-        candidates, masked = candidate_flags(i, n_k, square, mask, include_self)
-        known = asked.get(tuple(q))
-        if known is None:
-            dots = row_dots(q, key_columns, n_k, scaled_columns)  # row i of QKᵀ
-            known = asked[tuple(q)] = (dots, list(map(divisor.__rtruediv__, dots)))  # d / divisor
-        dots, logits = list(known[0]), list(known[1])
-        if slope:
-            logits = [x - (slope * abs(i - j) if candidates[j] else 0.0) for j, x in enumerate(logits)]
-        if mask and square:  # the keys after i are hidden: masked is False up to i, then True
-            hidden = [None] * (n_k - i - 1)
-            dots, logits = dots[:i + 1] + hidden, logits[:i + 1] + hidden
-        runs = candidate_runs(candidates)
-        exps, exp_sum, weights = softmax_row(logits, runs)
+    rows = []  # a row's (candidates, masked, dots, logits, exps, exp_sum, weights, output)
+    for i, q in enumerate(Q):
+        candidates, masked = candidate_flags(i, n_k, square, mask, include_self)  # [n_k], [n_k]
+        dots = [None if masked[j] else sum(q_c * k_c for q_c, k_c in zip(q, K[j]))
+                for j in range(n_k)]  # row i of QKᵀ [n_k]
+        logits = [None if masked[j] else dots[j] / divisor - (slope * abs(i - j) if slope and candidates[j] else 0.0)
+                  for j in range(n_k)]  # [n_k]
+        exps, exp_sum, weights = softmax_row(logits, candidates)  # [n_k], a number, [n_k]
         output = None
-        if runs:  # Σ_j w_ij · v_j  [d_v] (non-candidates weigh exactly 0)
-            lo, hi = runs[0][0], runs[-1][1]  # (zeros outside)
-            output = [_sumprod(weights[lo:hi], column[lo:hi]) for column in value_columns]
-        for name, value in (("candidates", candidates), ("masked", masked), ("dots", dots),
-                            ("logits", logits), ("exps", exps), ("exp_sums", exp_sum),
-                            ("weights", weights), ("outputs", output)):
-            table[name].append(value)
+        if any(candidates):  # Σ_j w_ij · v_j  [d_v] (non-candidates weigh exactly 0)
+            output = [exact_sum_of_products(weights, [V[j][c] for j in range(n_k)]) for c in range(d_v)]
+        rows.append((candidates, masked, dots, logits, exps, exp_sum, weights, output))
 
-    return Attention(
-        w_q=None, w_k=None, w_v=None, mask=bool(mask and square), include_self=bool(include_self),
-        scaled=bool(scaled), temperature=float(temperature), slope=float(slope), d_k=d_k,
-        divisor=divisor, queries=queries, keys=keys, values=values, **table)
+    return matrix_record(rows, Q, K, V, mask and square, include_self, scaled, temperature, slope, d_k, divisor)

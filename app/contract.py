@@ -8,7 +8,7 @@ tokens and the attention record: nothing here recomputes the maths.
 import json
 import math
 
-from app import attention, heads, i18n, matrices
+from app import attention, attention_fast, heads, i18n, matrices
 from app.lexicon import Token
 from app.quiz import Session
 
@@ -60,7 +60,8 @@ def compute(settings, tokens):
     options = dict(mask=settings.mask, include_self=settings.include_self, scaled=settings.scaled,
                    temperature=settings.temperature, slope=settings.slope)
     if settings.mode == "matrix":
-        return attention.attend_qkv(*matrix_qkv(settings), **options)
+        return attention_fast.attend_qkv(*matrix_qkv(settings), **options)
+    options["qkv"] = attention_fast.attend_qkv  # the same numbers as attention.attend_qkv, faster
     if not tokens:
         return None
     cards = cards_of(settings, tokens)

@@ -1,4 +1,5 @@
-"""The maths of app/attention.py: hand-worked numbers, numpy reference, mask semantics."""
+"""The maths of app/attention.py: hand-worked numbers, numpy reference, mask semantics; and the
+page's fast path (app/attention_fast.py) equal to it, bit for bit."""
 
 import math
 
@@ -6,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from app import attention
+from app import attention, attention_fast
 from app.attention import attend, attend_qkv
 from tests.reference import attention_matrix
 
@@ -195,20 +196,21 @@ def test_bad_row_and_bad_card_are_specific_errors():
         attend([[1, 0, 0]])
 
 
-def test_attention_imports_only_math():
-    """app/attention.py imports nothing but math, so it reads (and runs) anywhere."""
+@pytest.mark.parametrize("module, allowed", [(attention, {"math"}), (attention_fast, {"math", "app.attention"})])
+def test_attention_imports_only_math(module, allowed):
+    """app/attention.py imports nothing but math (its fast path: math and it), so it reads (and runs) anywhere."""
     import ast
     import inspect
-    tree = ast.parse(inspect.getsource(attention))
+    tree = ast.parse(inspect.getsource(module))
     imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     imported |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    assert imported == {"math"}
+    assert imported == allowed
 
 
 @given(st.lists(st.booleans(), max_size=30))
 def test_candidate_runs_are_the_slices_of_the_candidates(candidates):
-    """The runs a row's softmax reads cover exactly the candidates, each run whole and in order."""
-    runs = attention.candidate_runs(candidates)
+    """The runs the fast path's softmax reads cover exactly the candidates, each run whole and in order."""
+    runs = attention_fast.candidate_runs(candidates)
     covered = [j for start, stop in runs for j in range(start, stop)]
     assert covered == [j for j, c in enumerate(candidates) if c]
     assert all(stop == len(candidates) or not candidates[stop] for _, stop in runs)  # maximal runs
@@ -230,3 +232,51 @@ def test_repeated_words_and_reused_products_match_numpy(mask):
         np.testing.assert_allclose(r.weights[i], ref["weights"][i], rtol=0, atol=1e-12)
         if r.outputs[i] is not None:
             np.testing.assert_allclose(r.outputs[i], ref["output"][i], rtol=0, atol=1e-12)
+
+
+FIELDS = ("mask", "include_self", "scaled", "temperature", "slope", "d_k", "divisor", "queries", "keys",
+          "values", "candidates", "masked", "dots", "logits", "exps", "exp_sums", "weights", "outputs")
+# Numbers as a card or a designed matrix has them (few distinct values, zeros, repeats) and wild ones.
+NUMBERS = st.one_of(st.sampled_from([0.0, 1.0, 0.5, 0.95, 0.05, 0.1, 3.0, 2.0, -1.0, 0.0]),
+                    st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False))
+
+
+@st.composite
+def qkv_cases(draw):
+    n_q = draw(st.integers(0, 9))
+    n_k = draw(st.sampled_from([n_q, n_q, draw(st.integers(1, 9))]))
+    d_k, d_v = draw(st.integers(1, 5)), draw(st.integers(1, 5))
+    rows = lambda n, d: draw(st.lists(st.lists(NUMBERS, min_size=d, max_size=d), min_size=n, max_size=n))  # noqa: E731
+    queries = rows(n_q, d_k)
+    if n_q and draw(st.booleans()):  # a repeated word: a query seen before
+        queries[-1] = list(queries[0])
+    options = dict(mask=draw(st.booleans()), include_self=draw(st.booleans()), scaled=draw(st.booleans()),
+                   temperature=draw(st.sampled_from([1.0, 0.05, 0.125, 2.0, 20.0])),
+                   slope=draw(st.sampled_from([0.0, 0.0, 0.25, 1.5, 10.0])))
+    return queries, rows(n_k, d_k), rows(n_k, d_v), options
+
+
+def same(a, b):
+    """Equal to the last bit (None where None; 0.0 and -0.0 count as equal, as they show)."""
+    return a == b and type(a) is type(b) if not isinstance(a, list) else (
+        isinstance(b, list) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(qkv_cases())
+def test_the_pages_fast_path_gives_the_plain_formulas_numbers_bit_for_bit(case):
+    """app/attention_fast.py (what the page runs) and app/attention.py (what a student reads) give
+    the same record, every field to the last bit, on random Q, K, V, masks, scales and slopes."""
+    queries, keys, values, options = case
+    plain = attention.attend_qkv(queries, keys, values, **options)
+    fast = attention_fast.attend_qkv(queries, keys, values, **options)
+    for name in FIELDS:
+        assert same(getattr(plain, name), getattr(fast, name)), name
+
+
+def test_the_fast_path_equals_the_plain_one_on_the_lessons_sentence():
+    """On the lesson's sentence with the mask, `attend` through the fast path (as app/contract.py
+    calls it for the page) and the plain one give the same record, field by field."""
+    fast = attend(DEFAULT_CARDS, mask=True, qkv=attention_fast.attend_qkv)
+    plain = attend(DEFAULT_CARDS, mask=True)
+    assert all(same(getattr(plain, name), getattr(fast, name)) for name in FIELDS + ("w_q", "w_k", "w_v"))
