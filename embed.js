@@ -9,7 +9,8 @@
   if (window.attentionExplorerEmbed) return;
   window.attentionExplorerEmbed = true;
   function originOf(frame) {
-    if (frame.hasAttribute("sandbox") && !/(^|\s)allow-same-origin(\s|$)/.test(frame.getAttribute("sandbox")))
+    /* (any page such a frame goes to could resize it too: only within the bounds below) */
+    if (frame.hasAttribute("sandbox") && !/(^|\s)allow-same-origin(\s|$)/i.test(frame.getAttribute("sandbox")))
       return "null";
     return new URL(frame.src, location.href).origin;
   }

@@ -26,7 +26,8 @@
       },
       slow: "Python ci sta mettendo più del solito ad avviarsi. L'esempio qui sotto è già calcolato; attendi ancora qualche secondo o ricarica la pagina.",
       failed: "Non è stato possibile avviare Python in questo browser, quindi la pagina non può ricalcolare. L'esempio qui sotto resta leggibile. Ricarica la pagina o prova con un altro browser; se succede sempre, la rete della scuola potrebbe bloccare i file .wasm.",
-      failedFramed: "Python non è riuscito ad avviarsi dentro questa pagina del corso (alcuni browser lo impediscono alle pagine incorporate da un altro sito). L'esempio qui sotto resta leggibile. Per usare la pagina, aprila in una nuova scheda:",
+      framedWayOut: "Se la pagina è incorporata in quella di un corso, il browser può impedirle di avviare Python qui dentro: aprila in una nuova scheda.",
+      sandboxed: "Questa pagina è in un riquadro protetto (sandbox) e il sito che la ospita non le permette di caricare i suoi programmi da lì (manca l'intestazione Access-Control-Allow-Origin). L'esempio qui sotto resta leggibile. Per usare la pagina, aprila in una nuova scheda.",
       newTab: "Apri in una nuova scheda",
       address: "Oppure copia questo indirizzo"
     },
@@ -41,7 +42,8 @@
       },
       slow: "Python is taking longer than usual to start. The example below is already computed; wait a few more seconds or reload the page.",
       failed: "Python could not start in this browser, so the page cannot recompute. The example below stays readable. Reload the page or try another browser; if it keeps happening, the school network may be blocking .wasm files.",
-      failedFramed: "Python could not start inside this course page (some browsers forbid it to pages embedded from another site). The example below stays readable. To use the page, open it in a new tab:",
+      framedWayOut: "If this page is embedded in a course page, the browser may forbid it to start Python in here: open it in a new tab.",
+      sandboxed: "This page is in a protected frame (sandbox), and the site that hosts it does not let it load its programs from there (the Access-Control-Allow-Origin header is missing). The example below stays readable. To use the page, open it in a new tab.",
       newTab: "Open in a new tab",
       address: "Or copy this address"
     }
@@ -50,7 +52,11 @@
 
   function status() { return document.getElementById("status"); }
   var framed = window.parent !== window;
-  var failed = framed ? T.failedFramed : T.failed;
+  if (framed) html.classList.add("framed");
+  /* A frame sandboxed without allow-same-origin has the opaque origin "null": its module
+     scripts load only from a host that allows any origin to read them. */
+  var opaque = self.origin === "null";
+  var failed = opaque ? T.sandboxed : framed ? T.failed + " " + T.framedWayOut : T.failed;
   function say(message, done) {
     var el = status();
     if (!el || (html.dataset.state === "error" && message !== failed)) return;
@@ -68,7 +74,8 @@
       el.setAttribute("role", "alert");
       var bar = el.querySelector("progress");
       if (bar) bar.hidden = true;
-      if (framed) el.appendChild(wayOut());
+      /* (after the message, outside its live region: read once, then reached by Tab) */
+      if (framed) el.insertAdjacentElement("afterend", wayOut());
     }
     if (window.console) console.error("Attention Explorer could not start Python:", detail);
   }
@@ -84,14 +91,20 @@
     url.searchParams.delete("embed");
     return url.href;
   }
-  document.addEventListener("click", function (event) {
-    var link = event.target && event.target.closest && event.target.closest("a[data-open-top]");
-    if (link) link.href = topAddress();
-  }, true);
+  /* (given before anything can follow it: a press, a long press or a menu, the keyboard) */
+  ["pointerdown", "focusin", "contextmenu", "click", "auxclick"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      var link = event.target && event.target.closest && event.target.closest("a[data-open-top]");
+      if (link) link.href = topAddress();
+    }, true);
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("a[data-open-top]").forEach(function (link) { link.href = topAddress(); });
+  });
   /* Where Python cannot start in a frame: a button that opens the page in a new tab and,
      for a frame that may open no tab (sandboxed without allow-popups), its address to copy. */
   function wayOut() {
-    var box = document.createElement("span");
+    var box = document.createElement("div");
     box.className = "way-out";
     var link = document.createElement("a");
     link.className = "button";
@@ -142,14 +155,18 @@
       lastHeight = height;
       window.parent.postMessage({ type: "attention:resize", height: height }, "*");
       window.parent.postMessage(JSON.stringify({ subject: "lti.frameResize", height: height }), "*");
-      if (h5p) h5pSay("prepareResize", { scrollHeight: height, clientHeight: window.innerHeight });
+      if (h5p) h5pPrepare();
     };
+    /* H5P's resizer sets the iframe to clientHeight, answers resizePrepared, then takes
+       scrollHeight from our resize (its first versions: 1 px, then height). The content's
+       height is both: what the iframe should be. */
+    var h5pPrepare = function () { var h = measure(); h5pSay("prepareResize", { scrollHeight: h, clientHeight: h }); };
     window.addEventListener("message", function (event) {
       var d = event.data;
       if (event.source !== window.parent || !d || d.context !== "h5p") return;
-      if (d.action === "hello") { h5p = true; h5pSay("prepareResize", { scrollHeight: measure(), clientHeight: window.innerHeight }); }
-      else if (d.action === "resizePrepared") h5pSay("resize", { height: measure() });
-      else if (d.action === "resize") h5pSay("prepareResize", { scrollHeight: measure(), clientHeight: window.innerHeight });
+      if (d.action === "hello") { h5p = true; h5pPrepare(); }
+      else if (d.action === "resizePrepared") { var h = measure(); h5pSay("resize", { scrollHeight: h, height: h }); }
+      else if (d.action === "resize") h5pPrepare();
     });
     /* (said again once loaded: the host's resizer may have been added after this frame) */
     document.addEventListener("DOMContentLoaded", function () { h5pSay("hello"); });

@@ -111,7 +111,9 @@ function withLockIfFree(make) {
 const channel = (() => {
   if (typeof window === "undefined" || typeof BroadcastChannel === "undefined" || globalThis.attentionTrial)
     return null;  /* pages only: not the worker, not the trial */
-  try { return new BroadcastChannel(LOCK); } catch (e) { return null; }  /* refused: a sandboxed frame */
+  /* Refused (storage denied: Firefox throws). static/storage.js cannot help here: boot.js imports
+     this module before that deferred script runs. */
+  try { return new BroadcastChannel(LOCK); } catch (e) { return null; }
 })();
 let peers = false, onPeer = () => {};
 if (channel) {

@@ -19,7 +19,8 @@
 
    Loaded with `defer` before PyScript's module script (index.html): deferred scripts and
    module scripts run in document order, so this runs first without holding up the first
-   paint. Plain JavaScript, no dependencies; it also runs in a worker (importScripts). */
+   paint. Plain JavaScript, no dependencies; written for a worker's global scope too
+   (`self`), though no worker of the page loads it yet. */
 (function (scope) {
   "use strict";
   var told = false;
@@ -55,6 +56,15 @@
   function copy(value) {
     return typeof structuredClone === "function" ? structuredClone(value) : value;
   }
+  /* IndexedDB's order of keys: numbers (by value), then dates, strings, anything else. */
+  function rank(key) {
+    return typeof key === "number" ? 0 : key instanceof Date ? 1 : typeof key === "string" ? 2 : 3;
+  }
+  function compareKeys(a, b) {
+    var ra = rank(a), rb = rank(b);
+    if (ra !== rb) return ra - rb;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
 
   /* One database: object stores, each a Map from key to value. */
   function MemoryDatabase(name) {
@@ -79,9 +89,9 @@
   };
   MemoryDatabase.prototype.close = function () {};
 
-  /* A transaction completes once the requests made in it have answered. */
+  /* A transaction completes once the requests made in it have answered (and none is left). */
   function MemoryTransaction(db, names, mode) {
-    var tx = new EventTarget();
+    var tx = new EventTarget(), pending = 0, done = false;
     tx.db = db;
     tx.mode = mode;
     tx.objectStoreNames = names;
@@ -96,9 +106,18 @@
       if (!db.stores.has(store)) throw new DOMException("No objectStore named " + store, "NotFoundError");
       return new MemoryStore(db.stores.get(store), tx);
     };
+    var settle = function () {
+      setTimeout(function () {
+        if (done || pending) return;
+        done = true;
+        fire(tx, "complete");
+      }, 0);
+    };
+    tx.started = function () { pending++; };
+    tx.answered = function () { pending--; settle(); };
     tx.commit = function () {};
     tx.abort = function () {};
-    setTimeout(function () { fire(tx, "complete"); }, 0);
+    settle();
     return tx;
   }
 
@@ -109,6 +128,7 @@
   MemoryStore.prototype.answer = function (compute) {
     var req = request(this), tx = this.transaction;
     req.transaction = tx;
+    if (tx) tx.started();
     Promise.resolve().then(function () {
       try {
         req.result = compute();
@@ -117,6 +137,7 @@
         req.error = error;
         fire(req, "error");
       }
+      if (tx) tx.answered();
     });
     return req;
   };
@@ -130,19 +151,26 @@
   };
   MemoryStore.prototype.getAllKeys = function () {
     var map = this.map;
-    return this.answer(function () { return Array.from(map.keys()).sort(); });
+    return this.answer(function () { return Array.from(map.keys()).sort(compareKeys); });
   };
   MemoryStore.prototype.getAll = function () {
     var map = this.map;
     return this.answer(function () {
-      return Array.from(map.keys()).sort().map(function (key) { return copy(map.get(key)); });
+      return Array.from(map.keys()).sort(compareKeys).map(function (key) { return copy(map.get(key)); });
     });
   };
   MemoryStore.prototype.put = function (value, key) {
-    var map = this.map;
-    return this.answer(function () { map.set(key, copy(value)); return key; });
+    var map = this.map, kept = copy(value);  /* copied when called, as IndexedDB does */
+    return this.answer(function () { map.set(key, kept); return key; });
   };
-  MemoryStore.prototype.add = MemoryStore.prototype.put;
+  MemoryStore.prototype.add = function (value, key) {
+    var map = this.map, kept = copy(value);
+    return this.answer(function () {
+      if (map.has(key)) throw new DOMException("Key already exists in the object store.", "ConstraintError");
+      map.set(key, kept);
+      return key;
+    });
+  };
   MemoryStore.prototype.delete = function (key) {
     var map = this.map;
     return this.answer(function () { map.delete(key); return undefined; });
@@ -158,20 +186,23 @@
 
   var databases = new Map();  /* name -> MemoryDatabase, for the page's lifetime */
 
-  /* Open `name` in memory, answering through `req` (upgradeneeded the first time, then success). */
+  /* Open `name` in memory, answering through `req`: the first time upgradeneeded, then (once its
+     versionchange transaction has completed) success; later, success at once. */
   function openInMemory(name, req) {
     req = req || request(null);
     setTimeout(function () {
-      var db = databases.get(name), fresh = !db;
-      if (fresh) databases.set(name, db = new MemoryDatabase(name));
+      var db = databases.get(name);
+      var succeed = function () {
+        req.transaction = null;
+        fire(req, "success");
+      };
       req.result = db;
-      if (fresh) {
-        req.transaction = db.transaction([], "versionchange");
-        fire(req, "upgradeneeded", { oldVersion: 0, newVersion: 1 });
-        req.readyState = "pending";
-      }
-      req.transaction = null;
-      fire(req, "success");
+      if (db) return succeed();
+      databases.set(name, req.result = db = new MemoryDatabase(name));
+      var upgrade = req.transaction = db.transaction([], "versionchange");
+      upgrade.addEventListener("complete", succeed);
+      fire(req, "upgradeneeded", { oldVersion: 0, newVersion: 1 });
+      req.readyState = "pending";
     }, 0);
     return req;
   }
@@ -257,7 +288,9 @@
         var message = copy(data);
         channels.forEach(function (other) {
           if (other === channel || other.name !== channel.name) return;
-          setTimeout(function () { other.dispatchEvent(new MessageEvent("message", { data: message })); }, 0);
+          setTimeout(function () {
+            if (channels.has(other)) other.dispatchEvent(new MessageEvent("message", { data: message }));
+          }, 0);
         });
       };
       channel.close = function () { open = false; channels.delete(channel); };

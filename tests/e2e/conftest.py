@@ -95,10 +95,12 @@ class OriginGuard:
                 frame = request.frame
             except Exception:  # no frame: a worker's or a service worker's, so the widget's
                 return "widget"
-            if request.is_navigation_request():  # asked by the frame's parent (none: the test)
-                frame = frame.parent_frame
-                if frame is None:
-                    return "host"
+            if request.is_navigation_request():
+                if frame.parent_frame is None:  # a tab: the test's (the host page) or one opened by a page
+                    return "host" if frame.page.opener() is None else "widget"
+                if not foreign(frame.url):  # a widget's frame going somewhere else
+                    return "widget"
+                frame = frame.parent_frame  # a frame being opened: asked by its parent
             return "host" if not is_outside(frame.url, host) else "widget"
 
         def verdict(request):
@@ -342,8 +344,10 @@ def host_site():
 
 
 # Storage as a browser denies it to a frame of another site (Chromium's messages, SecurityError):
-# "throws", reading or opening it throws; "missing", the APIs are not there at all. Only in
-# frames: the host page keeps its storage.
+# "throws", reading it throws (making a BroadcastChannel and asking for a lock too); "missing",
+# the APIs are not there at all. (Opening IndexedDB failing is what Chromium itself does to a
+# frame of another site, and throwing on open what it does in a sandboxed frame: both are
+# tested in the browser's own way.) Only in frames: the host page keeps its storage.
 STORAGE_DENIED = r"""
 (() => {
   if (window === window.top) return;
@@ -356,15 +360,12 @@ STORAGE_DENIED = r"""
   deny(window, "localStorage", "Window");
   deny(window, "sessionStorage", "Window");
   deny(window, "caches", "Window");
+  deny(window, "indexedDB", "Window");
   deny(Navigator.prototype, "serviceWorker", "Navigator");
   if (mode === "missing") {
-    deny(window, "indexedDB", "Window");
     deny(window, "BroadcastChannel", "Window");
     deny(Navigator.prototype, "locks", "Navigator");
   } else {
-    IDBFactory.prototype.open = () => {
-      throw new DOMException("Failed to execute 'open' on 'IDBFactory': access to the Indexed Database API is denied in this context.", "SecurityError");
-    };
     window.BroadcastChannel = function () {
       throw new DOMException("Failed to construct 'BroadcastChannel': Access is denied for this document.", "SecurityError");
     };

@@ -154,6 +154,7 @@ def test_embed_mode_hides_the_chrome_and_fits_320_px(browser, base_url):
     wait_ready(page)
     assert not page.locator("h1").is_visible() and not page.locator(".intro").first.is_visible()
     assert page.locator(".embed-help summary").is_visible()
+    assert not page.locator("a.open-top").is_visible()  # at the top level already: no new tab to offer
     page.locator(".embed-help summary").click()
     assert "carta" in page.locator(".embed-help p").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 320

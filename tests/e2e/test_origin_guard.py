@@ -63,8 +63,8 @@ def test_guard_fails_the_test_for_page_worker_service_worker_and_websocket(brows
 
 def test_guard_knows_the_host_page_from_the_widget_on_two_sites(browser, base_url, origin_guard):
     """With the host page on another site: the widget's frame asking for the host's origin or a
-    third site fails the test; the host page asking for its own origin passes, and its asking a
-    third site is aborted without failing (a theme's web fonts)."""
+    third site, or going to a third site itself, fails the test; the host page asking for its own
+    origin passes, and its asking a third site is aborted without failing (a theme's web fonts)."""
     from tests.e2e.conftest import host_site
     site = host_site()
     site.put("asked.txt", "the host's own file")
@@ -73,7 +73,8 @@ def test_guard_knows_the_host_page_from_the_widget_on_two_sites(browser, base_ur
         f"<!doctype html><title>framed</title><script src='framed.js'></script>", "text/html"))
     context.route(base_url + "framed.js", serve(
         f"fetch('{site.url}asked.txt?by=widget').catch(() => {{}});"
-        "fetch('http://outside.example/by-widget').catch(() => {});", "text/javascript"))
+        "fetch('http://outside.example/by-widget').catch(() => {});"
+        "setTimeout(() => { location.href = 'http://outside.example/away'; }, 300);", "text/javascript"))
     url = site.put("two-sites.html", "<!doctype html><title>host</title><script>"
                    "window.own = fetch('asked.txt?by=host').then(r => r.text());"
                    "fetch('http://outside.example/by-host').catch(() => {});</script>"
@@ -82,12 +83,13 @@ def test_guard_knows_the_host_page_from_the_widget_on_two_sites(browser, base_ur
     page.goto(url)
     assert page.evaluate("window.own") == "the host's own file"
     for _ in range(100):
-        if len(context.outside.urls) >= 2 and context.outside.host_urls:
+        if len(context.outside.urls) >= 3 and context.outside.host_urls:
             break
         page.wait_for_timeout(100)
     with pytest.raises(pytest.fail.Exception) as failure:
         origin_guard.check(browser)
     assert "asked.txt?by=widget" in str(failure.value) and "/by-widget" in str(failure.value)
+    assert "outside.example/away" in str(failure.value)  # a frame of the widget's going elsewhere
     assert "by=host" not in str(failure.value) and "/by-host" not in str(failure.value)
     assert context.outside.host_urls == ["http://outside.example/by-host"]
     context.close()

@@ -1,6 +1,7 @@
 """A second engine: the page and a cross-site embed in WebKit (Safari's engine, as on a school's
 iPad), checked against numpy: the default page, a click, a typed sentence, a widget framed by
-a course page on another site. Every page loads only from its own origin."""
+a course page on another site. Every page loads only from its own origin (read from Resource
+Timing: the full origin guard is the Chromium suite's)."""
 
 from urllib.parse import urlsplit
 
@@ -25,7 +26,8 @@ def expected(lang, sentence, focus):
 
 
 def origins_loaded(driver):
-    """The origins of everything the current frame has loaded."""
+    """The origins of everything the current frame has loaded, as Resource Timing lists them (its
+    own loads, not a worker's; WebDriver cannot watch requests as the Chromium tests do)."""
     urls = driver.execute_script("return performance.getEntriesByType('resource').map(r => r.name)")
     return {"{0.scheme}://{0.netloc}".format(urlsplit(url)) for url in urls if not url.startswith(("data:", "blob:"))}
 
