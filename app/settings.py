@@ -7,10 +7,11 @@ app/page.py's change dispatch and static/boot.js's list of state parameters (wri
 at build time) all come from `SCHEMA`. A wrong value falls back to a safe one with a
 note for the page (URL) or a console warning (host message).
 
-Adding a control is one `Setting(...)` line here, its strings in app/i18n.py and its
-widget in a view.
+Adding a control is one `Setting(...)` line here (by keyword: `Setting` is a dataclass whose
+fields say what each is), its strings in app/i18n.py and its widget in a view.
 """
 
+import dataclasses
 import functools
 
 from app import attention, heads, i18n, matrices
@@ -51,28 +52,25 @@ class Bad(Exception):
 
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True, eq=False)
 class Setting:
-    """One setting of the page.
+    """One setting of the page, declared by keyword: one field a line, with its default."""
 
-    attr: attribute of `Settings`; url / host: its key in links / in `attention:set`
-    (None: not settable that way); control: the `name` of the page control that changes
-    it; kind: 'flag', 'number', 'integer', 'choice', 'text', 'index' or 'matrix'; default: the value
-    when nothing says otherwise; low/high: allowed range of a number; choices: of a
-    choice. `log2_control`: the control's value is log₂ of the setting's (a slider on a
-    doubling scale). `recompute`: whether a change needs a new attention record (a word click or a
-    view change only reads the record there is).
-    """
-
-    def __init__(self, attr, url, host, control, kind, default, low=None, high=None, choices=(),
-                 recompute=True, note="link_value_bad", log2_control=False, cols=None, clears=()):
-        self.attr, self.url, self.host, self.control, self.kind = attr, url, host, control, kind
-        self.default, self.low, self.high, self.choices = default, low, high, choices
-        self.recompute, self.note, self.log2_control = recompute, note, log2_control
-        # A 'matrix' (rows of numbers, None = the designed one): `cols` its fixed width (or
-        # None: any up to matrices.MAX_COLS), `high` its most rows. `clears`: settings that
-        # go back to their default when this one changes (a new head drops the old head's
-        # edited matrices, a new sentence its edited cards).
-        self.cols, self.clears = cols, clears
+    attr: str  # attribute of `Settings`
+    url: str | None  # its key in links (None: not settable by a link)
+    host: str | None  # its key in `attention:set` (None: not settable by a host page)
+    control: str | None  # the `name` of the page control that changes it (None: none)
+    kind: str  # 'flag', 'number', 'integer', 'choice', 'text', 'index' or 'matrix'
+    default: object  # the value when nothing says otherwise
+    low: float | None = None  # a number's least allowed value
+    high: float | None = None  # a number's largest; a matrix's most rows
+    choices: tuple = ()  # a choice's allowed values
+    recompute: bool = True  # a change needs a new attention record (a word or a view only reads it)
+    note: str = "link_value_bad"  # the note (app/i18n.py) a bad value in a link gets
+    log2_control: bool = False  # the control's value is log₂ of the setting's (a doubling slider)
+    cols: int | None = None  # a matrix's fixed width (None: any, up to matrices.MAX_COLS)
+    clears: tuple = ()  # settings that go back to their default when this one changes
+    # (a new head drops the old head's edited matrices, a new sentence its edited cards)
 
     def __repr__(self):
         return f"Setting({self.attr!r})"
@@ -174,34 +172,50 @@ class Setting:
 # The order is the order fields apply in (docs/DESIGN.md: lang, sentence, focus, mask, self,
 # scaled, temp, view); `limit` comes before the sentence it limits.
 SCHEMA = (
-    Setting("lang", "lang", "lang", "lang", "choice", i18n.DEFAULT_LANG, choices=i18n.LANGS,
-            note="link_lang_bad"),
-    Setting("limit", "limit", None, None, "integer", MAX_TOKENS, low=1, high=MAX_LIMIT,
-            note="link_limit_bad"),
-    Setting("mode", "mode", "mode", "mode", "choice", "sentence", choices=MODES, clears=("focus",)),
-    Setting("sentence", "s", "sentence", None, "text", None, note="link_sentence_bad",
-            clears=("cards",)),
+    Setting(attr="lang", url="lang", host="lang", control="lang", kind="choice", default=i18n.DEFAULT_LANG,
+            choices=i18n.LANGS, note="link_lang_bad"),
+    Setting(attr="limit", url="limit", host=None, control=None, kind="integer", default=MAX_TOKENS,
+            low=1, high=MAX_LIMIT, note="link_limit_bad"),
+    Setting(attr="mode", url="mode", host="mode", control="mode", kind="choice", default="sentence",
+            choices=MODES, clears=("focus",)),
+    Setting(attr="sentence", url="s", host="sentence", control=None, kind="text", default=None,
+            note="link_sentence_bad", clears=("cards",)),
     # Heads and hands-on matrices (docs/DESIGN.md: cards, head, wq, wk, wv, q, k, v, seed).
-    Setting("cards", "cards", "cards", None, "matrix", None, high=MAX_LIMIT, cols=attention.D_MODEL),
-    Setting("head", "head", "head", "head", "integer", 0, low=0, high=len(heads.HEADS) - 1,
-            clears=("w_q", "w_k", "w_v")),
-    Setting("w_q", "wq", "wq", None, "matrix", None, high=attention.D_MODEL, cols=attention.D_MODEL),
-    Setting("w_k", "wk", "wk", None, "matrix", None, high=attention.D_MODEL, cols=attention.D_MODEL),
-    Setting("w_v", "wv", "wv", None, "matrix", None, high=attention.D_MODEL, cols=attention.D_MODEL),
-    Setting("q", "q", "q", None, "matrix", None, high=matrices.MAX_ROWS, clears=("seed",)),
-    Setting("k", "k", "k", None, "matrix", None, high=matrices.MAX_ROWS, clears=("seed",)),
-    Setting("v", "v", "v", None, "matrix", None, high=matrices.MAX_ROWS, clears=("seed",)),
-    Setting("seed", "seed", "seed", None, "integer", None, low=0, high=SEED_MAX, clears=("q", "k", "v")),
-    Setting("focus", "focus", "focus", "word", "index", None, recompute=False, note="link_focus_bad"),
-    Setting("mask", "mask", "mask", "mask", "flag", False, note="link_flag_bad"),
-    Setting("include_self", "self", "self", "self", "flag", False, note="link_flag_bad"),
-    Setting("scaled", "scaled", "scaled", "scaled", "flag", True, note="link_flag_bad"),
-    Setting("temperature", "temp", "temp", "temp", "number", 1.0, low=0.05, high=20.0,
-            log2_control=True),
-    Setting("slope", "pos", "pos", "pos", "number", 0.0, low=0.0, high=10.0),
-    Setting("view", "view", "view", "view", "choice", "bars", choices=VIEWS, recompute=False),
+    Setting(attr="cards", url="cards", host="cards", control=None, kind="matrix", default=None,
+            high=MAX_LIMIT, cols=attention.D_MODEL),
+    Setting(attr="head", url="head", host="head", control="head", kind="integer", default=0,
+            low=0, high=len(heads.HEADS) - 1, clears=("w_q", "w_k", "w_v")),
+    Setting(attr="w_q", url="wq", host="wq", control=None, kind="matrix", default=None,
+            high=attention.D_MODEL, cols=attention.D_MODEL),
+    Setting(attr="w_k", url="wk", host="wk", control=None, kind="matrix", default=None,
+            high=attention.D_MODEL, cols=attention.D_MODEL),
+    Setting(attr="w_v", url="wv", host="wv", control=None, kind="matrix", default=None,
+            high=attention.D_MODEL, cols=attention.D_MODEL),
+    Setting(attr="q", url="q", host="q", control=None, kind="matrix", default=None,
+            high=matrices.MAX_ROWS, clears=("seed",)),
+    Setting(attr="k", url="k", host="k", control=None, kind="matrix", default=None,
+            high=matrices.MAX_ROWS, clears=("seed",)),
+    Setting(attr="v", url="v", host="v", control=None, kind="matrix", default=None,
+            high=matrices.MAX_ROWS, clears=("seed",)),
+    Setting(attr="seed", url="seed", host="seed", control=None, kind="integer", default=None,
+            low=0, high=SEED_MAX, clears=("q", "k", "v")),
+    Setting(attr="focus", url="focus", host="focus", control="word", kind="index", default=None,
+            recompute=False, note="link_focus_bad"),
+    Setting(attr="mask", url="mask", host="mask", control="mask", kind="flag", default=False,
+            note="link_flag_bad"),
+    Setting(attr="include_self", url="self", host="self", control="self", kind="flag", default=False,
+            note="link_flag_bad"),
+    Setting(attr="scaled", url="scaled", host="scaled", control="scaled", kind="flag", default=True,
+            note="link_flag_bad"),
+    Setting(attr="temperature", url="temp", host="temp", control="temp", kind="number", default=1.0,
+            low=0.05, high=20.0, log2_control=True),
+    Setting(attr="slope", url="pos", host="pos", control="pos", kind="number", default=0.0,
+            low=0.0, high=10.0),
+    Setting(attr="view", url="view", host="view", control="view", kind="choice", default="bars",
+            choices=VIEWS, recompute=False),
     # Guess first (app/quiz.py): the answer stays hidden until the student guesses.
-    Setting("quiz", "quiz", "quiz", "quiz", "flag", False, note="link_flag_bad"),
+    Setting(attr="quiz", url="quiz", host="quiz", control="quiz", kind="flag", default=False,
+            note="link_flag_bad"),
 )
 BY_ATTR = {s.attr: s for s in SCHEMA}
 BY_CONTROL = {s.control: s for s in SCHEMA if s.control}

@@ -117,7 +117,8 @@ def test_every_setting_with_a_link_key_is_an_option_even_one_declared_later(monk
             assert f"--{setting.url}" in text
     args = cli.build_parser().parse_args(["Il cane dorme", "--head", "2", "--no-mask"])
     assert cli.link_params(args) == {"s": ["Il cane dorme"], "head": ["2"], "mask": ["0"]}
-    later = schema.Setting("layers", "layers", "layers", "layers", "integer", 1, low=1, high=3)
+    later = schema.Setting(attr="layers", url="layers", host="layers", control="layers", kind="integer", default=1,
+                           low=1, high=3)
     monkeypatch.setattr(schema, "SCHEMA", schema.SCHEMA + (later,))
     args = cli.build_parser().parse_args(["Il cane dorme", "--layers", "2"])
     assert cli.link_params(args) == {"s": ["Il cane dorme"], "layers": ["2"]}
