@@ -1062,9 +1062,10 @@ def start():
     # Everything made so far (modules, the lexicon's ~35,000 entries) lives as long as the
     # page: out of the collector's way, a full collection during a click no longer walks it.
     gc.freeze()
-    queued = getattr(window, "attentionQueue", None)
+    namespace = getattr(window, "attentionExplorer", None)  # static/boot.js's (docs/DESIGN.md)
+    queued = getattr(namespace, "queue", None) if namespace is not None else None
     if queued:
         for data in queued.to_py(depth=1) if hasattr(queued, "to_py") else []:
             _apply_host_message(data)
-        window.attentionQueue = to_js([])
+        namespace.queue = to_js([])
     widgets.serve(window, _lexicons)

@@ -12,7 +12,7 @@ cache of the last state's JSON (kept right for whichever widget asks last).
 
 A follower whose leader goes away (its frame removed or navigated) or cannot start Python
 loads again and leads, or follows a new leader; one this Python cannot run starts its own
-(static/transfer.js: `attentionShared` in a leader, `attentionFollower` in a follower).
+(static/transfer.js: `attentionExplorer.shared` in a leader, `attentionExplorer.follower` in a follower).
 """
 
 import importlib.util
@@ -51,10 +51,11 @@ def page_in(frame):
 
 
 def serve(window, lexicons):
-    """Offer this page's Python to the follower widgets waiting in `window.attentionShared`
+    """Offer this page's Python to the follower widgets waiting in `window.attentionExplorer.shared`
     (made by static/transfer.js in a leader: their documents) and to those that come later; they share `lexicons`
     (app.page's, loaded on first use)."""
-    shared = getattr(window, "attentionShared", None)
+    namespace = getattr(window, "attentionExplorer", None)
+    shared = getattr(namespace, "shared", None) if namespace is not None else None
     if shared is None:
         return
 
@@ -70,7 +71,7 @@ def serve(window, lexicons):
         except Exception as error:  # noqa: BLE001 - the follower then starts its own Python
             try:
                 frame.console.warn("Attention Explorer: this widget starts its own Python:", str(error))
-                frame.attentionFollower.alone(True)
+                frame.attentionExplorer.follower.alone(True)
             except Exception:  # noqa: BLE001 - a frame gone meanwhile
                 pass
 

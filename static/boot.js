@@ -5,6 +5,7 @@
 (function () {
   "use strict";
   var html = document.documentElement;
+  var ns = window.attentionExplorer = window.attentionExplorer || {};  /* the page's one namespace (docs/DESIGN.md) */
   /* Guess first: with quiz=1 in the link, the example pre-rendered in index.html keeps its
      answer (bars, table, matrix, new card) out of sight until Python has drawn the question
      (static/style.css, html.quiz-pending). Run before the first paint; it reads the link only. */
@@ -127,12 +128,12 @@
 
   /* Framed: report our height to the host page (embed.js resizes the iframe), and keep
      host `attention:set` messages that arrive before Python is ready for app/page.py. */
-  window.attentionQueue = [];
+  ns.queue = [];
   if (window.parent !== window) {
     window.addEventListener("message", function (event) {
       var d = event.data;
       if (event.source === window.parent && html.dataset.state === "loading" &&
-          d && d.type === "attention:set") window.attentionQueue.push(d);
+          d && d.type === "attention:set") ns.queue.push(d);
     });
     /* The height is told in each protocol a host may listen to: our own (embed.js), Canvas's
        (lti.frameResize, as a JSON string, which every Canvas version reads) and, once a host
@@ -200,7 +201,7 @@
      frame: started in the <head> they would compete with the first paint; started by
      PyScript they would wait until it has loaded and read its configuration. */
   /* A follower widget (static/transfer.js) starts no Python of its own: nothing to preload. */
-  var list = window.attentionFollower ? []
+  var list = ns.follower ? []
     : (document.currentScript && document.currentScript.dataset.preload || "").split(/\s+/);
   /* The interpreter module (static/interpreter.mjs, with Pyodide's small loader and
      snapshot.mjs it imports) is fetched and run now, a few kB, so that Python's start
@@ -237,7 +238,7 @@
   /* After static/transfer.js has its service worker in place (if any), so the runtime
      comes through it. */
   requestAnimationFrame(function () {
-    setTimeout(function () { (window.attentionTransfer || Promise.resolve()).then(preload); }, 0);
+    setTimeout(function () { (ns.transfer || Promise.resolve()).then(preload); }, 0);
   });
   window.addEventListener("py:progress", function (event) {
     var i = steps.indexOf(event.detail);

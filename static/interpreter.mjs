@@ -53,7 +53,8 @@ function whenReady(html, then) {
 
 async function start() {
   const html = document.documentElement;
-  await window.attentionTransfer;  /* static/transfer.js: the service worker, if any */
+  const ns = window.attentionExplorer = window.attentionExplorer || {};  /* docs/DESIGN.md */
+  await ns.transfer;  /* static/transfer.js: the service worker, if any */
   const plan = await startPlan(RUNTIME);
   const options = { indexURL: RUNTIME, stdout: forward("stdout", console.log),
                     stderr: forward("stderr", console.warn) };
@@ -67,7 +68,7 @@ async function start() {
     pyodide = await loadNormally(options);
   }
   html.dataset.start = plan.kind;
-  window.attentionWasmMemory = () => wasmMemoryBytes(pyodide);  /* read by `make bench` */
+  ns.wasmMemory = () => wasmMemoryBytes(pyodide);  /* read by `make bench` */
   whenReady(html, () => plan.afterReady(pyodide));
   return pyodide;
 }

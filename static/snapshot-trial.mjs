@@ -1,6 +1,6 @@
 /* Attention Explorer: the snapshot trial (snapshot-trial.html, static/snapshot.mjs). The
    runtime folder comes in the address's fragment, from the page. */
-globalThis.attentionTrial = true;  /* snapshot.mjs: this frame is no widget starting */
+(globalThis.attentionExplorer = globalThis.attentionExplorer || {}).trial = true;  /* snapshot.mjs: no widget starting */
 const tell = (restored) => parent.postMessage({ type: "attention:trial", restored }, location.origin);
 if (parent !== window) {
   Promise.resolve().then(() => {

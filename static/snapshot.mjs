@@ -109,7 +109,7 @@ function withLockIfFree(make) {
    that knows of others makes the snapshot at once (they will restore it) instead of once
    its own page is ready. */
 const channel = (() => {
-  if (typeof window === "undefined" || typeof BroadcastChannel === "undefined" || globalThis.attentionTrial)
+  if (typeof window === "undefined" || typeof BroadcastChannel === "undefined" || (globalThis.attentionExplorer || {}).trial)
     return null;  /* pages only: not the worker, not the trial */
   /* Refused (storage denied: Firefox throws). static/storage.js cannot help here: boot.js imports
      this module before that deferred script runs. */
@@ -156,7 +156,7 @@ export async function startPlan(runtimeURL) {
   const look = async () => kept(cache = cache || await caches.open(CACHE));
   try {
     if (!available()) return plan;
-    let hit = (await window.attentionSnapshot) || (mayBeKept() ? await look() : null);
+    let hit = (await (window.attentionExplorer || {}).snapshot) || (mayBeKept() ? await look() : null);
     if (hit && Object.entries(expected).some(([name, value]) => hit.headers.get(name) !== value)) {
       hit.body.catch(() => {});
       cache = cache || await caches.open(CACHE);

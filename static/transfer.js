@@ -4,8 +4,8 @@
    1. Several widgets of one lesson page share one Python (app/widgets.py). Widgets of one
    deployment framed by the same host page share one main thread: each starting its own
    Python made them wait for one another. So the first of them to load is the leader and
-   starts Python as usual (window.attentionShared); a widget that finds a leader among its
-   sibling frames is a follower (window.attentionFollower, <html data-start="shared">): it
+   starts Python as usual (attentionExplorer.shared); a widget that finds a leader among its
+   sibling frames is a follower (attentionExplorer.follower, <html data-start="shared">): it
    keeps PyScript from starting here and, once its page is parsed, asks the leader's Python
    to run it. A follower loads again, and leads or follows another leader, when its leader
    goes away or cannot start Python; one the leader's Python cannot run starts its own (so
@@ -17,16 +17,19 @@
    runtime from its pre-compressed .gz files, decompressed by the browser: about 5 MB
    instead of 15 MB. Where a service worker is not allowed (some iframes, private modes,
    plain http), the plain files load as before: more bytes, same page.
-   window.attentionTransfer resolves when the runtime may be requested.
+   attentionExplorer.transfer resolves when the runtime may be requested.
    On a later visit it also starts reading Python's memory snapshot (static/snapshot.mjs,
    which decides whether to use it), so the read overlaps the drawing of the page:
-   window.attentionSnapshot resolves to {headers, body: promise of its bytes} or null. */
+   attentionExplorer.snapshot resolves to {headers, body: promise of its bytes} or null.
+   (window.attentionExplorer is the page's one namespace: docs/DESIGN.md.) */
 (function () {
   "use strict";
+  var ns = window.attentionExplorer = window.attentionExplorer || {};  /* the page's one namespace (docs/DESIGN.md) */
   if (window.parent === window) return;
   var html = document.documentElement;
   var folderOf = function (href) { return href.split(/[?#]/)[0].replace(/[^/]*$/, ""); };
   var folder = folderOf(location.href);
+  var namespace = function (frame) { return frame.attentionExplorer || {}; };
   var started = function (frame) { return frame.document.documentElement.dataset.state !== "error"; };  /* or starting */
 
   function leaderAmongSiblings() {
@@ -35,7 +38,7 @@
       for (var i = 0; i < frames.length; i++) {
         try {
           var frame = frames[i];
-          if (frame !== window && frame.attentionShared && folderOf(frame.location.href) === folder &&
+          if (frame !== window && namespace(frame).shared && folderOf(frame.location.href) === folder &&
               started(frame)) return frame;
         } catch (e) { /* a frame of another origin */ }
       }
@@ -49,12 +52,12 @@
   try { solo = sessionStorage.getItem(SOLO) !== null; } catch (e) { /* storage refused */ }
   var leader = solo ? null : leaderAmongSiblings();
   if (!leader) {
-    var shared = window.attentionShared = { waiting: [], adopt: null };
+    var shared = ns.shared = { waiting: [], adopt: null };
     /* Python could not start here: the followers waiting load again. */
     new MutationObserver(function () {
       if (html.dataset.state !== "error") return;
       shared.waiting.splice(0).forEach(function (doc) {
-        try { doc.defaultView.attentionFollower.alone(false); } catch (e) { /* gone meanwhile */ }
+        try { namespace(doc.defaultView).follower.alone(false); } catch (e) { /* gone meanwhile */ }
       });
     }).observe(html, { attributes: true, attributeFilter: ["data-state"] });
     return;
@@ -71,7 +74,7 @@
   watch.observe(document, { childList: true, subtree: true });
   html.dataset.start = "shared";
   var leaving = false;
-  window.attentionFollower = {
+  ns.follower = {
     /* Load again, and lead or follow another leader (`forGood`: this tab's widgets of this
        deployment all start on their own; where that cannot be recorded, the page stays as
        it is, showing its example, rather than loading again and again). */
@@ -85,12 +88,12 @@
   document.addEventListener("DOMContentLoaded", function () {
     watch.disconnect();
     try {
-      if (leader.closed || !leader.attentionShared) leader = leaderAmongSiblings();  /* gone meanwhile */
-      if (!leader || !started(leader)) return window.attentionFollower.alone(false);
+      if (leader.closed || !namespace(leader).shared) leader = leaderAmongSiblings();  /* gone meanwhile */
+      if (!leader || !started(leader)) return ns.follower.alone(false);
       /* The leader leaves (its frame removed or loaded again): so does this page. Not when
          the whole lesson page is only put aside (back/forward cache): it comes back whole. */
       leader.addEventListener("pagehide", function (event) {
-        if (!event.persisted) window.attentionFollower.alone(false);
+        if (!event.persisted) ns.follower.alone(false);
       });
       /* The snapshot of later visits is made when the students pause (static/interpreter.mjs):
          input here counts too. */
@@ -99,22 +102,23 @@
           try { leader.dispatchEvent(new leader.Event("attention:input")); } catch (e) { /* gone */ }
         }, { capture: true, passive: true });
       });
-      var shared = leader.attentionShared;
+      var shared = namespace(leader).shared;
       if (shared.adopt) shared.adopt(document);
       else shared.waiting.push(document);
     } catch (e) {
-      window.attentionFollower.alone(true);  /* the leader's Python cannot take it */
+      ns.follower.alone(true);  /* the leader's Python cannot take it */
     }
   });
 })();
 (function () {
   "use strict";
+  var ns = window.attentionExplorer = window.attentionExplorer || {};  /* the page's one namespace (docs/DESIGN.md) */
   var workers = null;
   try { workers = navigator.serviceWorker; } catch (e) { /* a sandboxed frame: reading it throws */ }
   var nav = window.performance && performance.getEntriesByType &&
             performance.getEntriesByType("navigation")[0];
   var uncompressed = nav && nav.decodedBodySize > 0 && nav.encodedBodySize >= nav.decodedBodySize;
-  window.attentionTransfer = new Promise(function (done) {
+  ns.transfer = new Promise(function (done) {
     try {
       if (!workers || !window.DecompressionStream) return done("plain");
       if (workers.controller) return done("service worker");
@@ -127,9 +131,9 @@
       done("plain");
     }
   });
-  window.attentionSnapshot = (function () {
+  ns.snapshot = (function () {
     try {
-      if (typeof caches === "undefined" || window.attentionFollower) return Promise.resolve(null);
+      if (typeof caches === "undefined" || ns.follower) return Promise.resolve(null);
       var base = new URL("../", document.currentScript.src).href;  /* this deployment */
       var key = base + "snapshot/current";
       /* No snapshot was ever stored here (snapshot.mjs marks it): do not open the Cache API,

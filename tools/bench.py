@@ -309,9 +309,9 @@ def memory(browser, url):
     page.goto(url)
     page.wait_for_function(READY, timeout=120_000)
     page.evaluate(CLICKS_SCRIPT, 10)
-    after_10, wasm_10 = heap(page), page.evaluate("window.attentionWasmMemory()")
+    after_10, wasm_10 = heap(page), page.evaluate("window.attentionExplorer.wasmMemory()")
     page.evaluate(CLICKS_SCRIPT, 990)
-    after_1000, wasm_1000 = heap(page), page.evaluate("window.attentionWasmMemory()")
+    after_1000, wasm_1000 = heap(page), page.evaluate("window.attentionExplorer.wasmMemory()")
     context.close()
     return after_10, after_1000, wasm_1000 - wasm_10
 
