@@ -32,6 +32,10 @@ from app.quiz import Session
 from app.views import heatmap, matrix_mode
 from app.views.controls import pos_value, temperature_value
 
+# The browser-side helpers (static/page.js): each does in one browser call what would cost a
+# call per element or per event from Python. This page's own (`js` is the widget's window).
+_helpers = js.attentionExplorer.page
+
 
 class _Lexicons(dict):
     """Lexicons loaded on first use: the second language costs nothing until it is chosen."""
@@ -156,90 +160,17 @@ def _show_analysis():
     _region("announce").textContent = render.row_announcement(_row, _tokens, _settings.lang, _quiz_on())
 
 
-# A long grid's window (views/heatmap.py), in one browser call each: `_grid_fit` sizes
-# the two gap rows for the rows they stand for and, at the next frame (when the browser
-# lays the page out anyway), sizes them again if a row is not `rowPx` tall and scrolls the
-# box back to `scroll`; `_grid_move` keeps the drawn rows that stay (a focused row header
-# stays focused; if the focused one goes, the grid's box takes the focus), removes the
-# others, adds `head` after the top gap and `tail` before the bottom one.
-_GRID_GAPS = """
-  const rows = +table.getAttribute("aria-rowcount") - 1;
-  const gaps = table.tBodies[0].querySelectorAll("tr.gap > td");
-  gaps[0].style.height = (table.dataset.start * rowPx) + "px";
-  gaps[1].style.height = ((rows - table.dataset.stop) * rowPx) + "px";
-"""
-_grid_fit = js.Function.new("table", "rowPx", "scroll", _GRID_GAPS + """
-  const wrap = table.parentElement;
-  if (scroll > 0) wrap.pendingScroll = scroll;  /* read by a redraw before that frame */
-  requestAnimationFrame(() => {
-    const row = table.querySelector("tr[data-row]"), px = row ? row.getBoundingClientRect().height : 0;
-    if (px > 0 && Math.abs(px - rowPx) > 0.01) {  /* rows of another height than last measured */
-      rowPx = px;""" + _GRID_GAPS + """
-    }
-    if (scroll > 0) wrap.scrollTop = scroll;
-    delete wrap.pendingScroll;
-  });
-""")
-_grid_move = js.Function.new("table", "start", "stop", "head", "tail", "rowPx", """
-  const body = table.tBodies[0], top = body.firstElementChild, bottom = body.lastElementChild;
-  let focusLost = false;
-  for (let tr = top.nextElementSibling; tr && tr !== bottom;) {
-    const next = tr.nextElementSibling, i = +tr.dataset.row;
-    if (i < start || i >= stop) {
-      focusLost = focusLost || tr.contains(document.activeElement);
-      tr.remove();
-    }
-    tr = next;
-  }
-  if (focusLost) table.parentElement.focus({ preventScroll: true });
-  top.insertAdjacentHTML("afterend", head);
-  bottom.insertAdjacentHTML("beforebegin", tail);
-  table.dataset.start = start;
-  table.dataset.stop = stop;
-""" + _GRID_GAPS)
+# A long grid's window (views/heatmap.py), in one browser call each (static/page.js).
+_grid_fit = _helpers.gridFit
+_grid_move = _helpers.gridMove
 
-# Scrolling a long grid's box, or Tab onto a row header near the drawn window's edge:
-# when the rows shown (or the focused one) come near an edge of the window,
-# `need(first, count, rowPx)` asks Python for the rows from `first` on, at once (a held
-# Tab key is faster than the box's scroll events). Plain JavaScript: it runs on every
-# scroll event and calls Python only then.
-_grid_watch = js.Function.new("need", """
-  return (event) => {
-    const target = event.target;
-    if (!target.classList) return;
-    const focused = target.classList.contains("row-pick");
-    const wrap = focused ? target.closest(".heatmap-wrap") : target;
-    if (!wrap || !wrap.classList.contains("heatmap-wrap")) return;
-    const table = wrap.querySelector("table.heatmap"), gap = table && table.querySelector("tr.gap");
-    const row = gap && table.querySelector("tr[data-row]");
-    if (!row) return;
-    const rowPx = row.getBoundingClientRect().height;
-    if (!(rowPx > 0)) return;
-    const n = +table.getAttribute("aria-rowcount") - 1, start = +table.dataset.start, stop = +table.dataset.stop;
-    let from, to;
-    if (focused) {
-      const count = Math.ceil(wrap.clientHeight / rowPx);
-      from = Math.max(0, +target.dataset.row - (count >> 1));
-      to = from + count;
-    } else {
-      const origin = gap.getBoundingClientRect().top - wrap.getBoundingClientRect().top + wrap.scrollTop;
-      from = Math.max(0, Math.floor((wrap.scrollTop - origin) / rowPx));
-      to = Math.ceil((wrap.scrollTop + wrap.clientHeight - origin) / rowPx);
-    }
-    if ((start > 0 && from < start + 2) || (stop < n && to > stop - 2)) need(from, to - from, rowPx);
-  };
-""")
+# Scrolling a long grid's box, or Tab onto a row header near the drawn window's edge, asks
+# Python for more rows only when needed (static/page.js).
+_grid_watch = _helpers.gridWatch
 
 
-# An embedded widget's grid tab shown again: its box may be back at the top while the
-# window is further down, and no scroll event says so; a synthetic one at the next frame
-# lets `_grid_watch` look.
-_grid_shown = js.Function.new("root", """
-  requestAnimationFrame(() => {
-    const wrap = root.querySelector(".heatmap-wrap");
-    if (wrap) wrap.dispatchEvent(new Event("scroll"));
-  });
-""")
+# An embedded widget's grid tab shown again: a synthetic scroll lets `_grid_watch` look.
+_grid_shown = _helpers.gridShown
 
 
 def _grid_first(scroll):
@@ -391,72 +322,18 @@ def _update_parts(names):
 # (`_later_on_redraw`). They are marked aria-busy until then; they are brought up to date
 # sooner when they come on screen, when a tab shows them, and before printing
 # (`_catch_up`). Clicks that come before the browser is idle leave them to be updated once.
-_watch_parts = js.Function.new("root", "ids", "catchUp", """
-  if (root.partsWatch) root.partsWatch.disconnect();
-  const watch = root.partsWatch = new IntersectionObserver((entries) => {  /* a sliver under 2 px is not seen */
-    let due = false;
-    for (const entry of entries) {
-      entry.target.offScreen = !entry.isIntersecting;
-      due = due || (!entry.target.offScreen && entry.target.hasAttribute("aria-busy"));
-    }
-    if (due) catchUp();
-  }, { rootMargin: "-2px 0px" });
-  for (const id of ids) { const element = document.getElementById(id); if (element) watch.observe(element); }
-""")
-# A part drawn empty keeps the height it had (and counts as off screen) until it is drawn:
-# content above the student does not shrink and grow back (where the browser has no
-# `content-visibility`, which sizes it anyway), and a click right after the redraw, before
-# the observer has looked, does not draw it.
-_part_heights = js.Function.new("ids", """
-  return ids.map((id) => { const element = document.getElementById(id); return element ? element.getBoundingClientRect().height : 0; });
-""")
-_hold_parts = js.Function.new("ids", "heights", """
-  ids.forEach((id, k) => {
-    const element = document.getElementById(id);
-    if (!element) return;
-    element.offScreen = true;
-    if (heights[k] > 0) element.style.minHeight = heights[k] + "px";
-  });
-""")
-# A part drawn anew keeps the keyboard focus a student had inside it (a table's scroll box
-# reached with Tab while the part was still to be drawn): the same control, by its place.
-_redraw_part = js.Function.new("element", "html", """
-  const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
-  const active = document.activeElement;
-  const at = active && active !== element && element.contains(active)
-    ? [...element.querySelectorAll(FOCUSABLE)].indexOf(active) : -1;
-  element.innerHTML = html;
-  const again = at >= 0 && element.querySelectorAll(FOCUSABLE)[at];
-  if (again) again.focus({ preventScroll: true });
-""")
-# What the student is looking at stays in place when views off screen above it are drawn
-# (their height changes: a rounding note comes or goes): the first view of the analysis
-# not wholly above the screen is found before, and the page scrolled by what it moved.
-_place = js.Function.new("root", """
-  for (const view of root.children) {
-    const box = view.getBoundingClientRect();
-    if (box.bottom > 2 && box.height > 0) return [view, box.top];  /* (a sliver is not seen) */
-  }
-  return null;
-""")
-_keep_place = js.Function.new("place", """
-  if (!place) return;
-  const moved = place[0].getBoundingClientRect().top - place[1];
-  if (moved) scrollBy(0, moved);
-""")
-_release_part = js.Function.new("element", """
-  element.removeAttribute("aria-busy");
-  element.style.removeProperty("min-height");
-""")
-_parts_off = js.Function.new("ids", """
-  return ids.filter((id) => { const element = document.getElementById(id); return element && element.offScreen === true; });
-""")
-_idle = js.Function.new("work", """
-  return self.requestIdleCallback ? requestIdleCallback(work, { timeout: 200 }) : setTimeout(work, 1);
-""")
-_idle_cancel = js.Function.new("id", """
-  (self.cancelIdleCallback || clearTimeout)(id);
-""")
+_watch_parts = _helpers.watchParts
+# (static/page.js: a part drawn empty keeps its height until drawn; one drawn anew keeps the
+# focus inside it; what the student looks at stays in place; idle callbacks)
+_part_heights = _helpers.partHeights
+_hold_parts = _helpers.holdParts
+_redraw_part = _helpers.redrawPart
+_place = _helpers.place
+_keep_place = _helpers.keepPlace
+_release_part = _helpers.releasePart
+_parts_off = _helpers.partsOff
+_idle = _helpers.idle
+_idle_cancel = _helpers.idleCancel
 
 
 def _later_on_redraw():
@@ -505,31 +382,9 @@ _caught_up = _task(_catch_up)
 _PART_IDS = to_js(list(render.ROW_PARTS.values()))
 
 
-# Changes in place, in one call: [[selector, attribute ("" = text, "outerHTML"), values]],
-# each selector (inside `root`) finding exactly one element per value, in order; a value
-# already there is not written again (the text of a cell is changed in its own text node). The
-# numbers and texts all come from Python (render.row_changes); this only writes them,
-# where 1,500 writes from Python would cost a browser call each. Stops and returns false
-# when a selector finds another count: the caller then draws the part whole. (Made with
-# Function, as PyScript makes its hooks: the page's CSP allows it, and no file is added.)
-_patch = js.Function.new("root", "changes", """
-  for (const [selector, name, values] of JSON.parse(changes)) {
-    const found = root.querySelectorAll(selector);
-    if (found.length !== values.length) return false;
-    values.forEach((value, k) => {
-      const element = found[k];
-      if (name === "") {
-        const only = element.firstChild;  /* a lone text node is changed, not replaced */
-        if (only && only.nodeType === 3 && !only.nextSibling) {
-          if (only.data !== value) only.data = value;
-        } else element.textContent = value;
-      }
-      else if (name === "outerHTML") element.outerHTML = value;
-      else if (element.getAttribute(name) !== value) element.setAttribute(name, value);
-    });
-  }
-  return true;
-""")
+# Changes in place, in one call (render.row_changes' lists; static/page.js): False when the
+# page is not as they expect, and the part is then drawn whole.
+_patch = _helpers.patch
 
 
 def _check_word(i, checked):
@@ -583,11 +438,9 @@ def _schedule_url():
         _url_timer = js.setTimeout(_write_url_later, int(wait * 1000))
 
 
-# Posts a message (JSON text) to the host page from this page's own JavaScript: the host
-# (embed.js) tells widgets apart by the message's source, which is the window of the code
-# that calls postMessage (for a page run by another widget's Python, app/widgets.py, that
-# Python's window otherwise).
-_tell_host = js.Function.new("json", "window.parent.postMessage(JSON.parse(json), '*')")
+# Posts a message to the host page from this page's own JavaScript: the host tells widgets
+# apart by the window whose code posts it (static/page.js).
+_tell_host = _helpers.tellHost
 
 
 def publish(record, payload=None):
@@ -726,12 +579,8 @@ def on_input(event):
 
 _SLIDERS = {"temp": temperature_value, "pos": pos_value}  # sliders that follow live, and what they say
 
-# `input` and `click` reach Python only from the targets that need them (on_input: a
-# slider; on_click: a button): a word click also fires both, and each would be a call into
-# Python for nothing (for the async on_click, a task too) inside the click.
-_for_targets = js.Function.new("selector", "handler", """
-  return (event) => { const t = event.target; if (t.closest && t.closest(selector)) handler(event); };
-""")
+# `input` and `click` reach Python only from the targets that need them (static/page.js).
+_for_targets = _helpers.forTargets
 
 
 @guarded

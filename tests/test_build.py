@@ -1,5 +1,6 @@
 """The runtime the page ships: trimmed stdlib, versioned folders, the pre-render (tools/build.py)."""
 
+import re
 import zipfile
 
 from tools import build
@@ -105,3 +106,14 @@ def test_the_storage_stand_ins_run_before_pyscript_without_holding_up_the_first_
     storage = head.index('<script src="./static/storage.js" defer></script>')
     core = head.index('<script type="module" src="./vendor/pyscript-')
     assert storage < core
+
+
+def test_no_javascript_lives_in_python_strings():
+    """The page's JavaScript is in static/ files a reader can open (static/page.js for app/page.py's
+    helpers), never built from Python strings with Function()."""
+    for path in sorted((build.ROOT / "app").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "Function.new(" not in text and "js.eval(" not in text, path
+    helpers = (build.ROOT / "static" / "page.js").read_text(encoding="utf-8")
+    used = set(re.findall(r"_helpers\.(\w+)", (build.ROOT / "app" / "page.py").read_text(encoding="utf-8")))
+    assert used and all(re.search(rf"\n    {name}: function", helpers) for name in used), used
