@@ -726,3 +726,44 @@ def join_words(items, lang):
     if lang == "it" and items[-1][:1].lower() == "e":
         conj = "ed"  # "azioni ed esseri viventi"
     return ", ".join(items[:-1]) + f" {conj} " + items[-1]
+# Loading and failure messages, shown by static/boot.js before Python is up (the build writes
+# them into index.html: tools/build.py, boot_strings).
+STRINGS["it"].update({
+    "boot_start": "Avvio di Python nel browser…",
+    "boot_start_link": "Avvio di Python nel browser… Qui sotto c'è l'esempio iniziale: appena pronto, mostro quello che chiede il link.",
+    "boot_stage_pyodide": "Avvio di Python: preparo l'interprete…",
+    "boot_stage_storage": "Avvio di Python: preparo la memoria…",
+    "boot_stage_interpreter": "Avvio di Python: scarico e avvio l'interprete (qualche secondo)…",
+    "boot_stage_loaded": "Avvio di Python: carico il programma della pagina…",
+    "boot_slow": "Python ci sta mettendo più del solito ad avviarsi. L'esempio qui sotto è già calcolato; attendi ancora qualche secondo o ricarica la pagina.",
+    "boot_failed": "Non è stato possibile avviare Python in questo browser, quindi la pagina non può ricalcolare. L'esempio qui sotto resta leggibile. Ricarica la pagina o prova con un altro browser; se succede sempre, la rete della scuola potrebbe bloccare i file .wasm.",
+    "boot_framed_way_out": "Se la pagina è incorporata in quella di un corso, il browser può impedirle di avviare Python qui dentro: aprila in una nuova scheda.",
+    "boot_sandboxed": "Questa pagina è in un riquadro protetto (sandbox) e il sito che la ospita non le permette di caricare i suoi programmi da lì (manca l'intestazione Access-Control-Allow-Origin). L'esempio qui sotto resta leggibile. Per usare la pagina, aprila in una nuova scheda.",
+    "boot_address": "Oppure copia questo indirizzo",
+})
+STRINGS["en"].update({
+    "boot_start": "Starting Python in the browser…",
+    "boot_start_link": "Starting Python in the browser… Below is the first example: once ready, the page shows what the link asks for.",
+    "boot_stage_pyodide": "Starting Python: preparing the interpreter…",
+    "boot_stage_storage": "Starting Python: preparing storage…",
+    "boot_stage_interpreter": "Starting Python: downloading and starting the interpreter (a few seconds)…",
+    "boot_stage_loaded": "Starting Python: loading the page's program…",
+    "boot_slow": "Python is taking longer than usual to start. The example below is already computed; wait a few more seconds or reload the page.",
+    "boot_failed": "Python could not start in this browser, so the page cannot recompute. The example below stays readable. Reload the page or try another browser; if it keeps happening, the school network may be blocking .wasm files.",
+    "boot_framed_way_out": "If this page is embedded in a course page, the browser may forbid it to start Python in here: open it in a new tab.",
+    "boot_sandboxed": "This page is in a protected frame (sandbox), and the site that hosts it does not let it load its programs from there (the Access-Control-Allow-Origin header is missing). The example below stays readable. To use the page, open it in a new tab.",
+    "boot_address": "Or copy this address",
+})
+# What each of PyScript's progress steps (its event's text) says, in that order.
+BOOT_STAGES = {"Loading Pyodide": "boot_stage_pyodide", "Loading Storage": "boot_stage_storage",
+               "Loading interpreter": "boot_stage_interpreter", "Loaded interpreter": "boot_stage_loaded"}
+
+
+def boot_strings():
+    """What static/boot.js says before Python is up, for each language: {lang: {key: text}} with
+    its stages by PyScript's progress text; the build writes it into index.html."""
+    keys = {"start": "boot_start", "startLink": "boot_start_link", "slow": "boot_slow", "failed": "boot_failed",
+            "framedWayOut": "boot_framed_way_out", "sandboxed": "boot_sandboxed", "newTab": "open_top",
+            "address": "boot_address"}
+    return {lang: {**{name: text(lang, key) for name, key in keys.items()},
+                   "stages": {step: text(lang, key) for step, key in BOOT_STAGES.items()}} for lang in LANGS}

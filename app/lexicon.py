@@ -36,8 +36,7 @@ import os
 import unicodedata
 
 from app.attention import D_K, FEATURES
-
-LANGS = ("it", "en")
+from app.i18n import LANGS  # noqa: F401 - the lexicons' languages are the page's
 HEADER = ("word",) + FEATURES
 LEXICON_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lexicon")
 # The generated lexicon of each language, relative to LEXICON_DIR (in its licence's folder).

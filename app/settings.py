@@ -24,7 +24,7 @@ CHARS_PER_TOKEN = 40  # text longer than limit × this is refused before it is e
 VIEWS = ("bars", "table", "heatmap", "output")  # the views an embedded widget shows one at a time
 MODES = ("sentence", "matrix")  # a sentence with its cards, or Q, K, V typed in (docs/DESIGN.md)
 SEED_MAX = 999_999  # the random example's seed: 0…999999
-_TRUE = ("1", "true", "on", "yes")
+TRUE_WORDS = ("1", "true", "on", "yes")  # what a link's switch reads as on (static/boot.js too)
 _FALSE = ("0", "false", "off", "no", "")
 
 
@@ -123,7 +123,7 @@ class Setting:
         """The value written in a link (or a control's value), checked; raise Bad."""
         text = text.strip()
         if self.kind == "flag":
-            if text.lower() in _TRUE:
+            if text.lower() in TRUE_WORDS:
                 return True
             if text.lower() in _FALSE:
                 return False

@@ -10,46 +10,17 @@
      answer (bars, table, matrix, new card) out of sight until Python has drawn the question
      (static/style.css, html.quiz-pending). Run before the first paint; it reads the link only. */
   var params = new URLSearchParams(location.search);
+  /* Its messages in each language, the default language and the words a link's switch reads as
+     on: written by the build into data-boot from app/i18n.py and app/settings.py. */
+  var boot = JSON.parse(document.currentScript.dataset.boot);
   var quiz = params.get("quiz");
-  if (quiz !== null && ["1", "true", "on", "yes"].indexOf(quiz.trim().toLowerCase()) >= 0) {
+  if (quiz !== null && boot.truthy.indexOf(quiz.trim().toLowerCase()) >= 0) {
     html.classList.add("quiz-pending");
   }
-  var lang = params.get("lang") === "en" ? "en" : "it";
-  var T = {
-    it: {
-      start: "Avvio di Python nel browser…",
-      startLink: "Avvio di Python nel browser… Qui sotto c'è l'esempio iniziale: appena pronto, mostro quello che chiede il link.",
-      stages: {
-        "Loading Pyodide": "Avvio di Python: preparo l'interprete…",
-        "Loading Storage": "Avvio di Python: preparo la memoria…",
-        "Loading interpreter": "Avvio di Python: scarico e avvio l'interprete (qualche secondo)…",
-        "Loaded interpreter": "Avvio di Python: carico il programma della pagina…"
-      },
-      slow: "Python ci sta mettendo più del solito ad avviarsi. L'esempio qui sotto è già calcolato; attendi ancora qualche secondo o ricarica la pagina.",
-      failed: "Non è stato possibile avviare Python in questo browser, quindi la pagina non può ricalcolare. L'esempio qui sotto resta leggibile. Ricarica la pagina o prova con un altro browser; se succede sempre, la rete della scuola potrebbe bloccare i file .wasm.",
-      framedWayOut: "Se la pagina è incorporata in quella di un corso, il browser può impedirle di avviare Python qui dentro: aprila in una nuova scheda.",
-      sandboxed: "Questa pagina è in un riquadro protetto (sandbox) e il sito che la ospita non le permette di caricare i suoi programmi da lì (manca l'intestazione Access-Control-Allow-Origin). L'esempio qui sotto resta leggibile. Per usare la pagina, aprila in una nuova scheda.",
-      newTab: "Apri in una nuova scheda",
-      address: "Oppure copia questo indirizzo"
-    },
-    en: {
-      start: "Starting Python in the browser…",
-      startLink: "Starting Python in the browser… Below is the first example: once ready, the page shows what the link asks for.",
-      stages: {
-        "Loading Pyodide": "Starting Python: preparing the interpreter…",
-        "Loading Storage": "Starting Python: preparing storage…",
-        "Loading interpreter": "Starting Python: downloading and starting the interpreter (a few seconds)…",
-        "Loaded interpreter": "Starting Python: loading the page's program…"
-      },
-      slow: "Python is taking longer than usual to start. The example below is already computed; wait a few more seconds or reload the page.",
-      failed: "Python could not start in this browser, so the page cannot recompute. The example below stays readable. Reload the page or try another browser; if it keeps happening, the school network may be blocking .wasm files.",
-      framedWayOut: "If this page is embedded in a course page, the browser may forbid it to start Python in here: open it in a new tab.",
-      sandboxed: "This page is in a protected frame (sandbox), and the site that hosts it does not let it load its programs from there (the Access-Control-Allow-Origin header is missing). The example below stays readable. To use the page, open it in a new tab.",
-      newTab: "Open in a new tab",
-      address: "Or copy this address"
-    }
-  }[lang];
-  var steps = ["Loading Pyodide", "Loading Storage", "Loading interpreter", "Loaded interpreter"];
+  var asked = params.get("lang");
+  var lang = asked && Object.prototype.hasOwnProperty.call(boot.strings, asked) ? asked : boot.default;
+  var T = boot.strings[lang];
+  var steps = Object.keys(T.stages);  /* PyScript's progress steps, in order */
 
   function status() { return document.getElementById("status"); }
   var framed = window.parent !== window;

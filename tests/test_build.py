@@ -117,3 +117,19 @@ def test_no_javascript_lives_in_python_strings():
     helpers = (build.ROOT / "static" / "page.js").read_text(encoding="utf-8")
     used = set(re.findall(r"_helpers\.(\w+)", (build.ROOT / "app" / "page.py").read_text(encoding="utf-8")))
     assert used and all(re.search(rf"\n    {name}: function", helpers) for name in used), used
+
+
+def test_boot_scripts_messages_come_from_the_pages_strings():
+    """static/boot.js says before Python is up only what app/i18n.py says (both languages, written
+    into index.html by the build), and reads a link's switch as app/settings.py does."""
+    import html
+    import json
+    page = (build.ROOT / "index.html").read_text(encoding="utf-8")
+    data = json.loads(html.unescape(re.search(r'data-boot="([^"]*)"', page).group(1)))
+    assert data == json.loads(json.dumps(build.boot_data()))
+    assert data["default"] == "it" and data["truthy"] == ["1", "true", "on", "yes"]
+    boot = (build.ROOT / "static" / "boot.js").read_text(encoding="utf-8")
+    for lang, strings in data["strings"].items():
+        shown = [v for v in strings.values() if isinstance(v, str)] + list(strings["stages"].values())
+        assert not [s for s in shown if s in boot], lang  # no message is written into boot.js itself
+        assert set(re.findall(r"\bT\.(\w+)", boot)) <= set(strings), lang

@@ -11,6 +11,7 @@ the `prerender` markers of index.html, so the page is readable before Python sta
 
 import argparse
 import hashlib
+import html
 import json
 import re
 import shutil
@@ -23,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app import contract, lexicon, render, settings as schema  # noqa: E402
+from app import contract, i18n, lexicon, render, settings as schema  # noqa: E402
 
 START, END = "<!-- prerender:start -->", "<!-- prerender:end -->"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
@@ -226,9 +227,17 @@ def pyscript_chunks(root=ROOT):
     return [f"./vendor/{folder.name}/{f}" for f in found]
 
 
+def boot_data():
+    """What static/boot.js needs before Python is up, from the page's own sources: its messages in
+    each language (app/i18n.py), the default language, and the words a link's switch reads as on
+    (app/settings.py)."""
+    return {"default": i18n.DEFAULT_LANG, "truthy": list(schema.TRUE_WORDS), "strings": i18n.boot_strings()}
+
+
 def with_prerender(page):
-    """index.html text with its pre-rendered region, runtime paths, preloads and the list
-    of state parameters (boot.js's data-params, from the settings schema) made current."""
+    """index.html text with its pre-rendered region, runtime paths, preloads, the list of state
+    parameters (boot.js's data-params, from the settings schema) and boot.js's messages
+    (data-boot, from app/i18n.py) made current."""
     head, rest = page.split(START, 1)
     _, tail = rest.split(END, 1)
     preload = 'data-preload="\n  ' + "\n  ".join(preload_list()) + '"'
@@ -237,6 +246,10 @@ def with_prerender(page):
     if "data-params=" not in head:
         head = head.replace('<script src="./static/boot.js"', '<script src="./static/boot.js" ' + params)
     head = re.sub(r'data-params="[^"]*"', lambda _: params, head)
+    boot = 'data-boot="' + html.escape(json.dumps(boot_data(), ensure_ascii=False), quote=True) + '"'
+    if "data-boot=" not in head:
+        head = head.replace('<script src="./static/boot.js"', '<script src="./static/boot.js" ' + boot)
+    head = re.sub(r'data-boot="[^"]*"', lambda _: boot, head)
     return head + prerendered_region() + tail
 
 
