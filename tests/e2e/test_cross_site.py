@@ -226,28 +226,21 @@ CANVAS = """<script>addEventListener("message", e => {
   for (const f of document.querySelectorAll("iframe"))
     if (f.contentWindow === e.source) f.style.height = d.height + "px";
 });</script>"""
-H5P = """<script>addEventListener("message", e => {
+H5P_PARENT = """<script>addEventListener("message", e => {
   if (!e.data || e.data.context !== "h5p") return;
   const f = [...document.querySelectorAll("iframe")].find(f => f.contentWindow === e.source);
   if (!f) return;
   const respond = (action, data = {}) => e.source.postMessage({...data, action, context: "h5p"}, e.origin);
   const d = e.data;
   if (d.action === "hello") { f.style.width = "100%"; respond("hello"); window.h5pHello = true; }
-  else if (d.action === "prepareResize" && (f.clientHeight !== d.scrollHeight || d.scrollHeight !== d.clientHeight)) {
+  RESIZE
+});</script>"""
+H5P = H5P_PARENT.replace("RESIZE", """else if (d.action === "prepareResize" && (f.clientHeight !== d.scrollHeight || d.scrollHeight !== d.clientHeight)) {
     f.style.height = d.clientHeight + "px"; respond("resizePrepared"); }
-  else if (d.action === "resize") f.style.height = d.scrollHeight + "px";
-});</script>"""
+  else if (d.action === "resize") f.style.height = d.scrollHeight + "px";""")
 # H5P's first resizers: prepareResize makes the iframe 1 px, resize says `height`.
-H5P_FIRST = """<script>addEventListener("message", e => {
-  if (!e.data || e.data.context !== "h5p") return;
-  const f = [...document.querySelectorAll("iframe")].find(f => f.contentWindow === e.source);
-  if (!f) return;
-  const respond = (action, data = {}) => e.source.postMessage({...data, action, context: "h5p"}, e.origin);
-  const d = e.data;
-  if (d.action === "hello") { f.style.width = "100%"; respond("hello"); window.h5pHello = true; }
-  else if (d.action === "prepareResize") { f.style.height = "1px"; respond("resizePrepared"); }
-  else if (d.action === "resize") f.style.height = d.height + "px";
-});</script>"""
+H5P_FIRST = H5P_PARENT.replace("RESIZE", """else if (d.action === "prepareResize") { f.style.height = "1px"; respond("resizePrepared"); }
+  else if (d.action === "resize") f.style.height = d.height + "px";""")
 HOSTS = {"canvas": CANVAS, "h5p": H5P, "h5p-first": H5P_FIRST}
 
 
