@@ -100,7 +100,7 @@
   /* Framed: report our height to the host page (embed.js resizes the iframe), and keep
      host `attention:set` messages that arrive before Python is ready for app/page.py. */
   ns.queue = [];
-  if (window.parent !== window) {
+  if (framed) {
     window.addEventListener("message", function (event) {
       var d = event.data;
       if (event.source === window.parent && html.dataset.state === "loading" &&
