@@ -740,6 +740,9 @@ STRINGS["it"].update({
     "boot_framed_way_out": "Se la pagina è incorporata in quella di un corso, il browser può impedirle di avviare Python qui dentro: aprila in una nuova scheda.",
     "boot_sandboxed": "Questa pagina è in un riquadro protetto (sandbox) e il sito che la ospita non le permette di caricare i suoi programmi da lì (manca l'intestazione Access-Control-Allow-Origin). L'esempio qui sotto resta leggibile. Per usare la pagina, aprila in una nuova scheda.",
     "boot_address": "Oppure copia questo indirizzo",
+    "boot_early": "Parole, maschera e «Includi la parola stessa» rispondono già; frase e cursori aspettano Python.",
+    "boot_early_failed": "Le parole dell'esempio e le sue due opzioni rispondono ancora: quelle risposte sono calcolate in anticipo.",
+    "ready_note": "Ora ogni numero è calcolato dal vivo, in Python, nel tuo browser.",
 })
 STRINGS["en"].update({
     "boot_start": "Starting Python in the browser…",
@@ -753,6 +756,9 @@ STRINGS["en"].update({
     "boot_framed_way_out": "If this page is embedded in a course page, the browser may forbid it to start Python in here: open it in a new tab.",
     "boot_sandboxed": "This page is in a protected frame (sandbox), and the site that hosts it does not let it load its programs from there (the Access-Control-Allow-Origin header is missing). The example below stays readable. To use the page, open it in a new tab.",
     "boot_address": "Or copy this address",
+    "boot_early": "Words, the mask and “Include the word itself” answer already; sentence and sliders wait for Python.",
+    "boot_early_failed": "The example's words and its two switches still answer: those answers are computed in advance.",
+    "ready_note": "Every number is now computed live, in Python, in your browser.",
 })
 # What each of PyScript's progress steps (its event's text) says, in that order.
 BOOT_STAGES = {"Loading Pyodide": "boot_stage_pyodide", "Loading Storage": "boot_stage_storage",
@@ -764,6 +770,6 @@ def boot_strings():
     its stages by PyScript's progress text; the build writes it into index.html."""
     keys = {"start": "boot_start", "startLink": "boot_start_link", "slow": "boot_slow", "failed": "boot_failed",
             "framedWayOut": "boot_framed_way_out", "sandboxed": "boot_sandboxed", "newTab": "open_top",
-            "address": "boot_address"}
+            "address": "boot_address", "early": "boot_early", "earlyFailed": "boot_early_failed"}
     return {lang: {**{name: text(lang, key) for name, key in keys.items()},
                    "stages": {step: text(lang, key) for step, key in BOOT_STAGES.items()}} for lang in LANGS}

@@ -109,6 +109,7 @@ def _render(settings, tokens, regions, notes=()):
         _region("controls").innerHTML = render.render_controls(settings)
         _region("share").innerHTML = render.render_share(lang)
         _region("status").querySelector(".status-text").textContent = text(lang, "ready")
+        _said_live(lang)
     if settings.mode == "matrix" and "sentence" in regions:  # new Q, K: the mask may (not) apply
         _region("controls").innerHTML = render.render_controls(settings)
     if "all" in regions or "sentence" in regions:
@@ -124,6 +125,14 @@ def _render(settings, tokens, regions, notes=()):
         _show_compare(*_compare)
     _set_messages(notes)
     publish(_record)
+
+
+def _said_live(lang):
+    """The note under the status says that every number is now computed live."""
+    note = _region("status-note")
+    if note is not None and note.textContent != text(lang, "ready_note"):
+        note.style.minHeight = f"{note.offsetHeight}px"  # (a shorter text moves nothing below it)
+        note.textContent = text(lang, "ready_note")
 
 
 def _quiz_on():
@@ -885,8 +894,15 @@ def start():
     record = contract.compute(settings, tokens)
     shown = contract.shown_tokens(settings, tokens, record)
     payload = contract.state_json(contract.build_state(settings, shown, record))
+    namespace = getattr(window, "attentionExplorer", None)  # static/boot.js's (docs/DESIGN.md)
+    early = getattr(namespace, "early", None) if namespace is not None else None
+    # The answers static/early.js gave meanwhile end here: the address then says what the page
+    # shows (written by it), and the controls what the student asks for now.
+    early = early.stop() if early is not None else None
+    early = early.to_py() if hasattr(early, "to_py") else None
+    asked = settings.copy(**early["choice"]) if early else settings
     if (not notes and not _lexicons[settings.lang].problems
-            and not any(p in params for p in schema.URL_KEYS)
+            and (not any(p in params for p in schema.URL_KEYS) or early and early["shown"])
             and contract.same_state(payload, _region("attention-state").textContent)):
         # (a lexicon edited after the build would differ from the pre-render: full render then)
         _settings, _tokens, _lexicon_tokens, _record = settings, shown, tokens, record
@@ -895,9 +911,13 @@ def start():
         for element in document.querySelectorAll("#app [disabled]"):
             element.removeAttribute("disabled")
         _region("status").querySelector(".status-text").textContent = text(settings.lang, "ready")
-        publish(record, payload)
+        _said_live(settings.lang)
+        if asked != settings:  # (clicked before the early answers arrived, or with none to give)
+            _render(asked, tokens, ())
+        else:
+            publish(record, payload)
     else:
-        _render(settings, tokens, ("all",), notes)
+        _render(asked, tokens, ("all",), notes)
     window.addEventListener("message", create_proxy(on_message))
     for kind, handler in (("change", on_change), ("keydown", on_keydown), ("submit", on_submit)):
         _region("app").addEventListener(kind, create_proxy(handler))
@@ -911,7 +931,6 @@ def start():
     # Everything made so far (modules, the lexicon's ~35,000 entries) lives as long as the
     # page: out of the collector's way, a full collection during a click no longer walks it.
     gc.freeze()
-    namespace = getattr(window, "attentionExplorer", None)  # static/boot.js's (docs/DESIGN.md)
     queued = getattr(namespace, "queue", None) if namespace is not None else None
     if queued:
         for data in queued.to_py(depth=1) if hasattr(queued, "to_py") else []:

@@ -191,13 +191,16 @@ def row_announcement(row, tokens, lang, quiz=None):
 
 
 def render_app(settings, tokens, record, row, notes=(), problems=(), interactive=True):
-    """Everything inside <main id="app">, with one element per region page.py updates."""
+    """Everything inside <main id="app">, with one element per region page.py updates.
+    `interactive` "early": the pre-rendered page, whose only enabled controls are those
+    static/early.js answers before Python is up (the words, the mask and include-self)."""
     lang = settings.lang
+    early, interactive = interactive, interactive is True
     return (
         f'<header id="header">{render_header(lang)}</header>'
-        f'<section id="controls" class="controls">{render_controls(settings, interactive)}</section>'
+        f'<section id="controls" class="controls">{render_controls(settings, early)}</section>'
         f'<div id="messages" class="messages">{render_messages(notes, problems, lang)}</div>'
-        f'<section id="sentence" class="sentence">{render_words(settings, tokens, record, interactive)}</section>'
+        f'<section id="sentence" class="sentence">{render_words(settings, tokens, record, early)}</section>'
         f'<div id="analysis" class="analysis" data-view="{esc(settings.view)}">'
         f'{render_analysis(settings, tokens, record, row, interactive)}</div>'
         f'<section id="editor" class="editor">{render_edits(settings, tokens, record, interactive)}</section>'
@@ -208,7 +211,7 @@ def render_app(settings, tokens, record, row, notes=(), problems=(), interactive
 def render_words(settings, tokens, record, interactive=True, typed=None, problems=None):
     """The sentence with its cards, or in matrix mode the boxes for Q, K, V and the rows."""
     if settings.mode == "matrix" and record is not None:
-        off = "" if interactive else " disabled"
+        off = "" if interactive is True else " disabled"
         return matrix_mode.render_inputs(settings, record, settings.lang, typed, problems, off)
     return render_sentence(tokens, settings.focus, settings.lang, interactive)
 

@@ -40,6 +40,8 @@
     if (html.dataset.state !== "loading") return;
     html.dataset.state = "error";
     say(failed);
+    note("");  /* (until the example's early answers are there, if they come: static/early.js) */
+    if (ns.early) ns.early.whenAnswering(function () { note(T.earlyFailed); });
     var el = status();
     if (el) {
       el.classList.add("failed");
@@ -163,9 +165,19 @@
   /* The pre-rendered example is not what a link with a state asks for: say so meanwhile. */
   var stateParams = ((document.currentScript && document.currentScript.dataset.params) || "").split(/\s+/);
   var pending = stateParams.some(function (name) { return name && params.has(name); });
+  /* (its early answers are for the example only, static/early.js: the note under the status is
+     then kept out of sight, in place) */
+  if (pending) html.classList.add("state-link");
+  function note(message) {
+    var el = document.getElementById("status-note");
+    if (el && el.textContent !== message) el.textContent = message;
+  }
   document.addEventListener("DOMContentLoaded", function () {
     /* (a widget another widget's Python runs may be ready already: static/transfer.js) */
-    if (html.dataset.state === "loading") say(pending ? T.startLink : T.start, 0.05);
+    if (html.dataset.state === "loading") {
+      say(pending ? T.startLink : T.start, 0.05);
+      note(T.early);
+    }
   });
 
   /* Preload Python's files (listed in this script's data-preload) right after the first

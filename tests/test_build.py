@@ -106,6 +106,8 @@ def test_the_storage_stand_ins_run_before_pyscript_without_holding_up_the_first_
     storage = head.index('<script src="./static/storage.js" defer></script>')
     core = head.index('<script type="module" src="./vendor/pyscript-')
     assert storage < core
+    # (and the early answers' script first of all: its states are fetched before Python's files)
+    assert head.index('<script src="./static/early.js" defer></script>') < storage
 
 
 def test_no_javascript_lives_in_python_strings():
@@ -115,7 +117,8 @@ def test_no_javascript_lives_in_python_strings():
         text = path.read_text(encoding="utf-8")
         assert "Function.new(" not in text and "js.eval(" not in text, path
     helpers = (build.ROOT / "static" / "page.js").read_text(encoding="utf-8")
-    used = set(re.findall(r"_helpers\.(\w+)", (build.ROOT / "app" / "page.py").read_text(encoding="utf-8")))
+    used = {name for path in (build.ROOT / "app").glob("*.py")
+            for name in re.findall(r"helpers\.(\w+)", path.read_text(encoding="utf-8"))}
     assert used and all(re.search(rf"\n    {name}: function", helpers) for name in used), used
 
 

@@ -10,6 +10,7 @@ the `prerender` markers of index.html, so the page is readable before Python sta
 """
 
 import argparse
+import gzip
 import hashlib
 import html
 import json
@@ -25,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app import contract, i18n, lexicon, render, settings as schema  # noqa: E402
+from tools import early  # noqa: E402
 
 START, END = "<!-- prerender:start -->", "<!-- prerender:end -->"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
@@ -44,6 +46,10 @@ ARCHIVE = "app/app.zip"
 # The modules of app/ the page does not load: the entry script (PyScript runs it, named on
 # the page), and the terminal and notebook ones, which run on CPython only.
 OUTSIDE_THE_ARCHIVE = ("app/main.py", "app/__main__.py", "app/notebook.py", "app/plain_text.py")
+# The pre-rendered example's early answers (tools/early.py, static/early.js) and their gzip copy,
+# which static/early.js fetches where the browser can unpack it (on a host that compresses
+# nothing, a tenth of the bytes).
+EARLY = ROOT / "static" / "early.json"
 # Files that name the versioned runtime folder (kept current by `prerender`).
 RUNTIME_REFS = ("pyscript.toml", "static/interpreter.mjs")
 
@@ -130,7 +136,7 @@ def prerendered_region(lang="it"):
     tokens, _ = schema.check_sentence(settings.sentence, lexicons[lang])
     record = contract.compute(settings, tokens)
     row = contract.selected_row(settings, record)
-    app = render.render_app(settings, tokens, record, row, interactive=False)
+    app = render.render_app(settings, tokens, record, row, interactive="early")
     data = contract.state_json(contract.build_state(settings, tokens, record))
     return (f'{START}\n<main id="app">{app}</main>\n'
             f'<script type="application/json" id="attention-state">{data}</script>\n{END}')
@@ -250,7 +256,31 @@ def with_prerender(page):
     if "data-boot=" not in head:
         head = head.replace('<script src="./static/boot.js"', '<script src="./static/boot.js" ' + boot)
     head = re.sub(r'data-boot="[^"]*"', lambda _: boot, head)
+    note = html.escape(i18n.text(i18n.DEFAULT_LANG, "boot_early"), quote=False)
+    head = re.sub(r'(<p id="status-note" class="status-note">)[^<]*(</p>)', lambda m: m[1] + note + m[2], head)
     return head + prerendered_region() + tail
+
+
+def stale_early():
+    """What is wrong with static/early.json and its .gz: [] when both hold the current states."""
+    fresh = early.early_json(i18n.DEFAULT_LANG).encode()
+    packed = EARLY.with_name(EARLY.name + ".gz")
+    wrong = []
+    if not EARLY.exists() or EARLY.read_bytes() != fresh:
+        wrong.append(f"{EARLY.relative_to(ROOT)} is stale.")
+    try:
+        same = gzip.decompress(packed.read_bytes()) == fresh
+    except (OSError, EOFError):
+        same = False
+    if not same:
+        wrong.append(f"{packed.relative_to(ROOT)} is stale.")
+    return wrong
+
+
+def make_early():
+    fresh = early.early_json(i18n.DEFAULT_LANG).encode()
+    EARLY.write_bytes(fresh)
+    EARLY.with_name(EARLY.name + ".gz").write_bytes(gzip.compress(fresh, 9, mtime=0))
 
 
 def vendor(root=ROOT):
@@ -299,7 +329,7 @@ def main(argv=None):
         if fresh != page or any(with_runtime_paths(text) != text for text in refs):
             print("index.html, pyscript.toml or static/interpreter.mjs is stale; run `make build`.")
             return 1
-        stale = stale_archive()
+        stale = stale_archive() + stale_early()
         if stale:
             print("\n".join(stale) + "\nrun `make build`.")
             return 1
@@ -311,6 +341,9 @@ def main(argv=None):
     if stale_archive():
         make_archive()
         print(f"{ARCHIVE}: made again.")
+    if stale_early():
+        make_early()
+        print(f"{EARLY.relative_to(ROOT)}: early answers written again.")
     for name in RUNTIME_REFS:
         text = (ROOT / name).read_text(encoding="utf-8")
         if with_runtime_paths(text) != text:

@@ -88,9 +88,11 @@ def pos_slider(m, lang, off):
 
 
 def render_controls(settings, interactive=True):
-    """The sentence box, the examples, the switches, the temperature and the language."""
+    """The sentence box, the examples, the switches, the temperature and the language.
+    `interactive` "early": only the mask and include-self switches are enabled (static/early.js)."""
     lang = settings.lang
-    off = "" if interactive else " disabled"
+    off = "" if interactive is True else " disabled"
+    early = "" if interactive else " disabled"  # "early": the switches static/early.js answers are on
     options = [f'<option value="">{esc(text(lang, "presets_pick"))}</option>']
     for i, (sentence, _) in enumerate(i18n.PRESETS[lang]):
         selected = " selected" if sentence == settings.sentence else ""
@@ -116,8 +118,8 @@ def render_controls(settings, interactive=True):
         '<div class="options">'
         f'<label class="preset-label" for="preset"{hidden}>{esc(text(lang, "presets_label"))}</label>'
         f'<select id="preset" name="preset"{off}{hidden}>{"".join(options)}</select>'
-        + switch("mask", settings.mask, lang, off if schema.mask_possible(settings) else " disabled")
-        + switch("self", settings.include_self, lang, off)
+        + switch("mask", settings.mask, lang, early if schema.mask_possible(settings) else " disabled")
+        + switch("self", settings.include_self, lang, early)
         + switch("scaled", settings.scaled, lang, off)
         + switch("quiz", settings.quiz, lang, off)
         + temperature_slider(settings.temperature, lang, off)

@@ -29,7 +29,8 @@ def card_legend(lang):
 
 
 def render_sentence(tokens, focus, lang, interactive=True):
-    """The words as native radio buttons (name="word", value = index), each with its card."""
+    """The words as native radio buttons (name="word", value = index), each with its card
+    (`interactive` False: disabled; "early", the pre-rendered page's: enabled, static/early.js)."""
     off = "" if interactive else " disabled"
     words = [card_legend(lang)]
     any_guess = False

@@ -4,7 +4,8 @@ from tests.e2e.conftest import get_state, new_context, open_host, open_page, wai
 
 
 def test_page_is_readable_with_a_loading_indicator_before_python_is_ready(browser, base_url):
-    """While the wasm is still downloading: example, cards, bars and table show; controls wait."""
+    """While the wasm is still downloading: example, cards, bars and table show; the words answer
+    (tests/e2e/test_early.py), the sentence box and the sliders wait."""
     context = new_context(browser, base_url)
     context.route("**/pyodide.asm.wasm", lambda route: None)  # never answers: Python never starts
     page = context.new_page()
@@ -16,7 +17,8 @@ def test_page_is_readable_with_a_loading_indicator_before_python_is_ready(browse
     assert page.locator("label.word").count() == 6
     assert page.locator("#analysis .bar-row").count() == 6
     assert page.locator('td[data-col="percent"]').all_inner_texts() == ["9,2%", "42,4%", "13,1%", "10,2%", "25,1%"]
-    assert page.locator('input[name="word"]:disabled').count() == 6
+    assert page.locator('input[name="word"]:enabled').count() == 6
+    assert page.is_disabled("#sentence-input") and page.is_disabled("#temp") and page.is_disabled("#preset")
     assert get_state(page)["focus"] == 5  # the pre-rendered state is there too
     context.close()
 
