@@ -26,9 +26,10 @@ SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*", "*.br", "*.gz", "*-l
 # serves these (decompressed by the browser) instead of the plain files, which stay as
 # fallback. So do the app's entry script and the generated lexicons (gzipped here), which
 # sw.js uses only while the plain file is unchanged; the teacher's CSVs stay plain only, and
-# the app's archive too (deflated already: gzip would save 2%).
+# the app's archive too (deflated already: gzip would save 2%). The example's early answers
+# (static/early.json) are fetched as .gz and unpacked by static/early.js itself.
 RUNTIME_SKIP = shutil.ignore_patterns("__pycache__", ".*", "*.br")
-GZIPPED_TOO = re.compile(r"^(app/main\.py|lexicon/.+\.txt|vendor/pyscript-[^/]+/[^/]+\.(js|css))$")
+GZIPPED_TOO = re.compile(r"^(app/main\.py|lexicon/.+\.txt|vendor/pyscript-[^/]+/[^/]+\.(js|css)|static/early\.json)$")
 # Of app/, the page loads its archive and the entry script only (tools/build.py): the modules'
 # own .py files are not shipped, so nobody edits one in a deployed folder to no effect.
 APP_FILES = ("app.zip", "main.py")

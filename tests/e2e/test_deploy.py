@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.e2e.conftest import archive_edited, get_state, open_page, wait_ready, wait_state
+from tests.e2e.conftest import archive_edited, get_state, new_context, open_page, wait_ready, wait_state
 from tools.bundle import make_bundle
 from tools.static_host import plain_server
 
@@ -224,6 +224,23 @@ def test_bundle_on_a_plain_host_under_a_sub_path(browser, plain_host, workers):
     wait_ready(page)
     assert page.evaluate(START) == "snapshot" and select(page, 4)["focus"] == 4
     assert_clean(context, page)
+    context.close()
+
+
+def test_bundle_on_a_plain_host_answers_before_python_with_the_small_file(browser, plain_host):
+    """Deployed where nothing is compressed, the example's early answers come as early.json.gz
+    (a tenth of the bytes), and a word click before Python is answered."""
+    origin, counter = plain_host
+    counter.reset()
+    context = new_context(browser, origin + "/")
+    context.route("**/pyodide.asm.wasm", lambda route: None)  # Python never arrives
+    page = context.new_page()
+    page.goto(origin + "/course/week3/attention-explorer/")
+    page.wait_for_function("window.attentionExplorer.early.answering()")
+    page.locator("label.word").nth(2).click()
+    page.wait_for_function("JSON.parse(document.getElementById('attention-state').textContent).focus === 2")
+    assert any(p.endswith("/static/early.json.gz") for p in counter.paths)
+    assert not any(p.endswith("/static/early.json") for p in counter.paths)
     context.close()
 
 
