@@ -8,7 +8,7 @@ tokens and the attention record: nothing here recomputes the maths.
 import json
 import math
 
-from app import attention, attention_fast, heads, i18n, matrices
+from app import attention, attention_fast, heads, i18n, matrices, settings as schema
 from app.lexicon import Token
 from app.quiz import Session
 
@@ -144,37 +144,33 @@ def row_fields(settings, tokens, record, quiz=None):
 def build_state(settings, tokens, record, quiz=None):
     """The version-2 state object (plain data, full-precision floats). `quiz`: the tab's
     quiz.Session when guess-first is on (its `quiz` field; a fresh session if None)."""
-    lang = settings.lang
     chosen = row_fields(settings, tokens, record, quiz)
     d_k = attention.D_MODEL if record is None else record.d_k
     state = {
         "version": 2,
         "mode": "sentence",
-        "lang": lang,
-        "sentence": settings.sentence,
         "features": list(attention.FEATURES),
         "tokens": [{"text": t.text, "card": list(t.card), "known": t.known} for t in tokens],
         "w_q": [list(r) for r in attention.W_Q] if record is None else record.w_q,
         "w_k": [list(r) for r in attention.W_K] if record is None else record.w_k,
         "w_v": [list(r) for r in attention.W_V] if record is None else record.w_v,
         "focus": chosen["focus"],
-        "mask": settings.mask,
-        "include_self": settings.include_self,
         "d_k": d_k,
-        "scaled": settings.scaled,
-        "temperature": settings.temperature,
         "scale": attention.divisor_for(d_k, settings.scaled, settings.temperature)
         if record is None else record.divisor,
         "query": chosen["query"],
         "rows": chosen["rows"],
         "quiz": chosen["quiz"],
         "matrix": _matrix(record),
-        # contract version 2: heads, W_O and the distance bias (app/heads.py)
-        "head": settings.head,
+        # contract version 2: heads and W_O (app/heads.py)
         "heads": _heads(settings),
         "w_o": heads.w_o(),
-        "position_bias": settings.slope,
     }
+    # the settings whose state is their value, each under the key it declares (app/settings.py):
+    # lang, sentence, mask, include_self, scaled, temperature, head, position_bias
+    for setting in schema.SCHEMA:
+        if setting.state is not None:
+            state[setting.state] = getattr(settings, setting.attr)
     if settings.mode == "matrix" and record is not None:
         state.update(mode="matrix", **_matrix_mode_state(settings, record))
     elif record is not None:

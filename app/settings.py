@@ -8,7 +8,14 @@ at build time) all come from `SCHEMA`. A wrong value falls back to a safe one wi
 note for the page (URL) or a console warning (host message).
 
 Adding a control is one `Setting(...)` line here (by keyword: `Setting` is a dataclass whose
-fields say what each is), its strings in app/i18n.py and its widget in a view.
+fields say what each is), its strings in app/i18n.py and its widget in a view; a test declares
+a made-up one and finds it in links, host messages, the command line and the state
+(tests/test_made_up_setting.py). What is special about a setting is a hook on its own line,
+used alike by links, host messages and the page's controls: `take` (the language switches the
+example, a sentence is split and may be refused, a word index is checked against it, a mode
+brings its defaults, cards must be one a word), `settle` (once a link is read whole), `always`
+(the parameters every link writes), `state` (its key in the state JSON) and `redraw` (the
+regions a change redraws).
 """
 
 import dataclasses
@@ -44,11 +51,23 @@ class Note:
 
 
 class Bad(Exception):
-    """A value a setting does not accept; `note` (optional) says why on the page."""
+    """A value a setting does not accept. `note` (optional) says why: a Note for the page, or a
+    line for the console (a host message); `keep` (optional): the settings to show instead
+    (a sentence that cannot be shown keeps its text in the box; a bad word index selects none)."""
 
-    def __init__(self, note=None):
+    def __init__(self, note=None, keep=None):
         super().__init__(note)
-        self.note = note
+        self.note, self.keep = note, keep
+
+
+class Change:
+    """What a setting's hook may need and change besides the settings: the sentence's `tokens`
+    (None: not split yet), the `lexicons`, and the `notes` for the page it may add."""
+
+    __slots__ = ("tokens", "lexicons", "notes")
+
+    def __init__(self, tokens, lexicons):
+        self.tokens, self.lexicons, self.notes = tokens, lexicons, []
 
 
 
@@ -71,6 +90,15 @@ class Setting:
     cols: int | None = None  # a matrix's fixed width (None: any, up to matrices.MAX_COLS)
     clears: tuple = ()  # settings that go back to their default when this one changes
     # (a new head drops the old head's edited matrices, a new sentence its edited cards)
+    state: str | None = None  # its key in the state JSON, when that is its value (app/contract.py)
+    always: bool = False  # written in every link, even at its default (contract version 1's)
+    redraw: tuple = ()  # the page's regions a change redraws besides the analysis (app/page.py)
+    # What is special about a setting is a hook here, used alike by links, host messages and
+    # the page's controls: `take(settings, value, change)` puts a checked value in the settings
+    # (default: the attribute set) and may raise Bad; `settle(settings, given, change)` runs
+    # once a link's parameters are all read (`given`: the URL keys it had).
+    take: object = None
+    settle: object = None
 
     def __repr__(self):
         return f"Setting({self.attr!r})"
@@ -105,6 +133,17 @@ class Setting:
             if isinstance(value, str) and value in self.choices:
                 return value
             raise Bad()
+        if self.kind == "text":
+            if isinstance(value, str):
+                return value
+            raise Bad()
+        if self.kind == "index":  # a word (checked against the sentence by its `take`) or none
+            if value is None:
+                return None
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
+                    or not float(value).is_integer() or value < 0:
+                raise Bad()
+            return int(value)
         if self.kind == "matrix":
             if value is None:
                 return None
@@ -128,7 +167,7 @@ class Setting:
             if text.lower() in _FALSE:
                 return False
             raise Bad()
-        if self.kind == "integer":
+        if self.kind in ("integer", "index"):
             if not (text.isascii() and text.isdigit()):
                 raise Bad()
             return self.check(int(text))
@@ -160,6 +199,12 @@ class Setting:
             return shortest(value)
         return str(value)
 
+    def apply(self, settings, value, change):
+        """`settings` with this setting's checked `value` put in (its `take` hook, if any)."""
+        if self.take is not None:
+            return self.take(settings, value, change)
+        return settings.copy(**{self.attr: value})
+
     def from_control(self, element):
         """The value of the page control that changed (a DOM element)."""
         if self.kind == "flag":
@@ -169,22 +214,78 @@ class Setting:
         return self.from_text(str(element.value))
 
 
+def _take_lang(settings, lang, change):
+    """Another language: an example becomes the same example there (`switch_language`)."""
+    if lang != settings.lang:
+        settings, change.tokens = switch_language(settings, lang, change.lexicons)
+    return settings
+
+
+def _take_sentence(settings, sentence, change):
+    """A sentence the page can show, split into tokens; one it cannot keeps the old one (its
+    text stays in the box) and says why."""
+    tokens, problem = check_sentence(sentence, change.lexicons[settings.lang], settings.limit)
+    if tokens is None:
+        raise Bad(problem, keep=settings.copy(text=sentence))
+    change.tokens = tokens
+    return settings.copy(sentence=sentence, text=sentence, focus=preset_focus(sentence, settings.lang))
+
+
+def _take_focus(settings, focus, change):
+    """A word index of the sentence shown (or None: no word selected)."""
+    if focus is not None and not 0 <= focus < query_count(settings, change.tokens):
+        raise Bad(f"attention:set: 'focus' must be a word index 0..{query_count(settings, change.tokens) - 1}"
+                  " or null; ignored", keep=settings.copy(focus=None))
+    return settings.copy(focus=focus)
+
+
+def _take_mode(settings, mode, change):
+    return switch_mode(settings, mode)
+
+
+def _take_cards(settings, cards, change):
+    """Edited cards, one row a word (a link's are checked once the sentence is known: `settle`)."""
+    if cards is not None and change.tokens is not None and len(cards) != len(change.tokens):
+        raise Bad(f"attention:set: 'cards' must be {len(change.tokens)} rows of 4 numbers; ignored")
+    return settings.copy(cards=cards)
+
+
+def _settle_mode(settings, given, change):
+    """A link in matrix mode: standard attention (a row may look at itself) and its first row
+    selected, unless the link says otherwise."""
+    if settings.mode == "matrix":
+        return settings.copy(include_self=settings.include_self if "self" in given else True,
+                             focus=settings.focus if "focus" in given else 0)
+    return settings
+
+
+def _settle_cards(settings, given, change):
+    """A link's cards must be one row a word of its sentence."""
+    if settings.mode != "matrix" and settings.cards is not None:
+        n = query_count(settings, change.tokens)
+        if len(settings.cards) != n:
+            change.notes.append(Note("link_cards_bad", count=len(settings.cards), words=n))
+            return settings.copy(cards=None)
+    return settings
+
+
 # The order is the order fields apply in (docs/DESIGN.md: lang, sentence, focus, mask, self,
 # scaled, temp, view); `limit` comes before the sentence it limits.
 SCHEMA = (
     Setting(attr="lang", url="lang", host="lang", control="lang", kind="choice", default=i18n.DEFAULT_LANG,
-            choices=i18n.LANGS, note="link_lang_bad"),
+            choices=i18n.LANGS, note="link_lang_bad", state="lang", always=True, redraw=("all",),
+            take=_take_lang),
     Setting(attr="limit", url="limit", host=None, control=None, kind="integer", default=MAX_TOKENS,
             low=1, high=MAX_LIMIT, note="link_limit_bad"),
     Setting(attr="mode", url="mode", host="mode", control="mode", kind="choice", default="sentence",
-            choices=MODES, clears=("focus",)),
+            choices=MODES, clears=("focus",), redraw=("all",), take=_take_mode, settle=_settle_mode),
     Setting(attr="sentence", url="s", host="sentence", control=None, kind="text", default=None,
-            note="link_sentence_bad", clears=("cards",)),
+            note="link_sentence_bad", clears=("cards",), state="sentence", always=True, take=_take_sentence),
     # Heads and hands-on matrices (docs/DESIGN.md: cards, head, wq, wk, wv, q, k, v, seed).
     Setting(attr="cards", url="cards", host="cards", control=None, kind="matrix", default=None,
-            high=MAX_LIMIT, cols=attention.D_MODEL),
+            high=MAX_LIMIT, cols=attention.D_MODEL, take=_take_cards, settle=_settle_cards),
     Setting(attr="head", url="head", host="head", control="head", kind="integer", default=0,
-            low=0, high=len(heads.HEADS) - 1, clears=("w_q", "w_k", "w_v")),
+            low=0, high=len(heads.HEADS) - 1, clears=("w_q", "w_k", "w_v"), state="head", redraw=("editor",)),
     Setting(attr="w_q", url="wq", host="wq", control=None, kind="matrix", default=None,
             high=attention.D_MODEL, cols=attention.D_MODEL),
     Setting(attr="w_k", url="wk", host="wk", control=None, kind="matrix", default=None,
@@ -200,17 +301,17 @@ SCHEMA = (
     Setting(attr="seed", url="seed", host="seed", control=None, kind="integer", default=None,
             low=0, high=SEED_MAX, clears=("q", "k", "v")),
     Setting(attr="focus", url="focus", host="focus", control="word", kind="index", default=None,
-            recompute=False, note="link_focus_bad"),
+            recompute=False, note="link_focus_bad", always=True, take=_take_focus),
     Setting(attr="mask", url="mask", host="mask", control="mask", kind="flag", default=False,
-            note="link_flag_bad"),
+            note="link_flag_bad", state="mask", always=True),
     Setting(attr="include_self", url="self", host="self", control="self", kind="flag", default=False,
-            note="link_flag_bad"),
+            note="link_flag_bad", state="include_self", always=True),
     Setting(attr="scaled", url="scaled", host="scaled", control="scaled", kind="flag", default=True,
-            note="link_flag_bad"),
+            note="link_flag_bad", state="scaled"),
     Setting(attr="temperature", url="temp", host="temp", control="temp", kind="number", default=1.0,
-            low=0.05, high=20.0, log2_control=True),
+            low=0.05, high=20.0, log2_control=True, state="temperature"),
     Setting(attr="slope", url="pos", host="pos", control="pos", kind="number", default=0.0,
-            low=0.0, high=10.0),
+            low=0.0, high=10.0, state="position_bias"),
     Setting(attr="view", url="view", host="view", control="view", kind="choice", default="bars",
             choices=VIEWS, recompute=False),
     # Guess first (app/quiz.py): the answer stays hidden until the student guesses.
@@ -221,6 +322,7 @@ BY_ATTR = {s.attr: s for s in SCHEMA}
 BY_CONTROL = {s.control: s for s in SCHEMA if s.control}
 URL_KEYS = tuple(s.url for s in SCHEMA if s.url)
 HOST_KEYS = ("type",) + tuple(s.host for s in SCHEMA if s.host)
+V1_ORDER = ("s", "focus", "mask", "self", "lang")  # links of contract version 1 write these first
 TEMPERATURE_CONTROL = (0.125, 8.0)  # the slider: ⅛ (scale off: saturated) to 8 (flat); links 0.05–20
 
 
@@ -290,7 +392,10 @@ def check_sentence(text, lexicon, limit=MAX_TOKENS):
     return lookup(words, lexicon), None
 
 
-def _bad_note(setting, raw):
+def _bad_note(setting, raw, why=None):
+    """The note a link's bad value gets (`why`: what the setting's hook said)."""
+    if isinstance(why, Note):
+        return Note(setting.note, why=why)
     if setting.attr == "limit":
         return Note("link_limit_bad", value=raw, limit=MAX_LIMIT)
     if setting.note in ("link_lang_bad", "link_focus_bad"):
@@ -308,63 +413,34 @@ def parse_params(search, lexicons):
     {name: [values]} (the browser passes these, decoded by URLSearchParams, which spares
     importing urllib there: ~60 ms of Pyodide's start).
 
-    Every setting of SCHEMA with a URL key is read the same way: a value it does not
-    accept is replaced by its default, with a note. Special cases: a sentence that is
-    blank or too long -> the first example (the text still goes into the box); `focus`
-    not a word index -> no word selected. Repeated parameters: the first one counts.
+    Every setting of SCHEMA with a URL key is read the same way, in SCHEMA's order (its
+    `take` hook, if any, puts the value in): a value it does not accept is replaced by its
+    default, with a note. What a setting's hook keeps instead: a sentence that is blank or
+    too long -> the first example (the text still goes into the box); `focus` not a word
+    index -> no word selected. Then each `settle` hook looks at the whole (matrix mode's
+    defaults, the cards' count). Repeated parameters: the first one counts.
     """
     if isinstance(search, str):
         from urllib.parse import parse_qs
         params = parse_qs(search.lstrip("?"), keep_blank_values=True)
     else:
         params = search
-    notes = []
-    lang_raw = (params.get("lang") or [None])[0]
-    try:
-        lang = i18n.DEFAULT_LANG if lang_raw is None else BY_ATTR["lang"].from_text(lang_raw)
-    except Bad:
-        notes.append(_bad_note(BY_ATTR["lang"], lang_raw))
-        lang = i18n.DEFAULT_LANG
-    settings = default_settings(lang)
-    tokens = None
+    settings, change = default_settings(), Change(None, lexicons)
     for setting in SCHEMA:
         values = params.get(setting.url) if setting.url else None
-        if not values or setting.attr == "lang":
+        if not values:
             continue
         raw = values[0]
-        if setting.attr == "sentence":
-            tokens, problem = check_sentence(raw, lexicons[lang], settings.limit)
-            if tokens is None:
-                notes.append(Note("link_sentence_bad", why=problem))
-                settings.text = raw  # keep what the link carried in the box
-            else:
-                settings.sentence = settings.text = raw
-                settings.focus = preset_focus(raw, lang)
-            continue
-        if setting.attr == "focus":
-            n = query_count(settings, tokens)
-            digits = raw.strip()
-            if digits.isascii() and digits.isdigit() and int(digits) < n:
-                settings.focus = int(digits)
-            else:
-                notes.append(_bad_note(setting, raw))
-                settings.focus = None
-            continue
         try:
-            settings = settings.copy(**{setting.attr: setting.from_text(raw)})
-        except Bad:
-            notes.append(_bad_note(setting, raw))
-    if settings.mode == "matrix":
-        if "self" not in params:
-            settings.include_self = True  # standard attention: a row may look at itself
-        if "focus" not in params:
-            settings.focus = 0
-    elif settings.cards is not None:
-        n = query_count(settings, tokens)
-        if len(settings.cards) != n:
-            notes.append(Note("link_cards_bad", count=len(settings.cards), words=n))
-            settings.cards = None
-    return settings, notes
+            settings = setting.apply(settings, setting.from_text(raw), change)
+        except Bad as bad:  # (what the setting's hook keeps, else its default)
+            change.notes.append(_bad_note(setting, raw, bad.note))
+            settings = bad.keep if bad.keep is not None else settings.copy(**{setting.attr: setting.default})
+    given = set(params)
+    for setting in SCHEMA:
+        if setting.settle is not None:
+            settings = setting.settle(settings, given, change)
+    return settings, change.notes
 
 
 def mask_possible(settings):
@@ -386,21 +462,13 @@ def query_count(settings, tokens=None):
 def param_pairs(settings):
     """The URL parameters that reproduce these settings, as (name, value) pairs.
 
-    The version-1 parameters (s, focus, mask, self, lang) are always written; the others
-    only when they differ from their default.
+    The version-1 parameters (s, focus, mask, self, lang: `always`) are always written, first
+    and in that order; the others only when they differ from their default.
     """
-    pairs = []
-    for setting in SCHEMA:
-        value = getattr(settings, setting.attr)
-        if setting.attr == "sentence":
-            pairs.append(("s", value))
-        elif setting.attr == "focus":
-            if value is not None:
-                pairs.append(("focus", str(value)))
-        elif setting.attr in ("mask", "include_self", "lang") or value != setting.default:
-            pairs.append((setting.url, setting.to_text(value)))
-    order = ("s", "focus", "mask", "self", "lang")  # version 1's order first
-    return sorted(pairs, key=lambda p: order.index(p[0]) if p[0] in order else len(order))
+    pairs = [(setting.url, setting.to_text(value)) for setting in SCHEMA
+             if setting.url and (value := getattr(settings, setting.attr)) is not None
+             and (setting.always or value != setting.default)]
+    return sorted(pairs, key=lambda p: V1_ORDER.index(p[0]) if p[0] in V1_ORDER else len(V1_ORDER))
 
 
 # What URLSearchParams writes as it is (application/x-www-form-urlencoded); a space is '+'.
@@ -475,55 +543,23 @@ def host_update(settings, tokens, data, lexicons):
         if key not in HOST_KEYS:
             warnings.append(f"attention:set: unknown key {str(key)[:40]!r} ignored")
 
+    change = Change(tokens, lexicons)
     for setting in SCHEMA:
         key = setting.host
         if key is None or key not in data:
             continue
         value = data[key]
-        if setting.attr == "lang":
-            if isinstance(value, str) and value in i18n.LANGS:
-                if value != settings.lang:
-                    settings, tokens = switch_language(settings, value, lexicons)
+        if setting.kind == "flag" and isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+            value = bool(value)
+        try:
+            settings = setting.apply(settings, setting.check(value), change)
+        except Bad as bad:
+            if isinstance(bad.note, Note):  # (for the page: a sentence that cannot be shown)
+                change.notes.append(bad.note)
+                settings = bad.keep or settings
             else:
-                warnings.append("attention:set: 'lang' must be 'it' or 'en'; ignored")
-        elif setting.attr == "sentence":
-            if not isinstance(value, str):
-                warnings.append("attention:set: 'sentence' must be a string; ignored")
-                continue
-            new_tokens, problem = check_sentence(value, lexicons[settings.lang], settings.limit)
-            if new_tokens is None:
-                notes.append(problem)
-                settings = settings.copy(text=value)
-            else:
-                settings = settings.copy(sentence=value, text=value,
-                                         focus=preset_focus(value, settings.lang))
-                tokens = new_tokens
-        elif setting.attr == "focus":
-            if value is None:
-                settings = settings.copy(focus=None)
-            elif isinstance(value, (int, float)) and not isinstance(value, bool) \
-                    and float(value).is_integer() and 0 <= value < query_count(settings, tokens):
-                settings = settings.copy(focus=int(value))
-            else:
-                warnings.append(f"attention:set: 'focus' must be a word index "
-                                f"0..{query_count(settings, tokens) - 1} or null; ignored")
-        elif setting.attr == "mode":
-            if value in MODES:
-                settings = switch_mode(settings, value)
-            else:
-                warnings.append("attention:set: 'mode' must be one of " + ", ".join(MODES) + "; ignored")
-        elif setting.attr == "cards" and value is not None and (
-                not isinstance(value, list) or len(value) != len(tokens)):
-            warnings.append(f"attention:set: 'cards' must be {len(tokens)} rows of 4 numbers; ignored")
-        else:
-            if setting.kind == "flag" and isinstance(value, int) and not isinstance(value, bool) \
-                    and value in (0, 1):
-                value = bool(value)
-            try:
-                settings = settings.copy(**{setting.attr: setting.check(value)})
-            except Bad:
-                warnings.append(f"attention:set: '{key}' must be {_host_type(setting)}; ignored")
-    return settings, tokens, warnings, notes
+                warnings.append(bad.note or f"attention:set: '{key}' must be {_host_type(setting)}; ignored")
+    return settings, change.tokens, warnings, notes + change.notes
 
 
 def switch_mode(settings, mode):
@@ -538,6 +574,10 @@ def switch_mode(settings, mode):
 
 
 def _host_type(setting):
+    if setting.kind == "text":
+        return "a string"
+    if setting.kind == "index":
+        return "a word index or null"
     if setting.kind == "flag":
         return "true or false"
     if setting.kind in ("number", "integer"):

@@ -5,8 +5,8 @@ starting its own Python made them wait for one another (three widgets took ~2 s 
 a snapshot, ~5 s cold). Instead, the first widget to load (the leader) starts Python as
 usual; each widget after it (a follower: static/transfer.js decides, and keeps PyScript
 from starting there) is handed to the leader's Python, which runs the page in the follower's
-frame: a fresh instance of app.page whose `js`, `document` and `window` are that frame's
-(same origin, so its objects can be reached). Every widget keeps its own settings, URL,
+frame: an app.page.Page of its own, bound to that frame's window (same origin, so its objects
+can be reached). Every widget keeps its own settings, URL,
 history and host messages; they share the code, the parsed lexicons and app.contract's
 cache of the last state's JSON (kept right for whichever widget asks last).
 
@@ -15,45 +15,14 @@ loads again and leads, or follows a new leader; one this Python cannot run start
 (static/transfer.js: `attentionExplorer.shared` in a leader, `attentionExplorer.follower` in a follower).
 """
 
-import importlib.util
-import sys
-import types
-
 from pyodide.ffi import create_proxy
 
 
-class _Frame(types.ModuleType):
-    """`js` for a page in another frame: that frame's global object."""
-
-    def __init__(self, frame):
-        super().__init__("js")
-        self._frame = frame
-
-    def __getattr__(self, name):
-        return getattr(self._frame, name)
-
-
-def page_in(frame):
-    """A new instance of app.page (its own state) bound to `frame`'s window and document."""
-    spec = importlib.util.find_spec("app.page")
-    page = importlib.util.module_from_spec(spec)
-    pyscript = types.ModuleType("pyscript")
-    pyscript.document, pyscript.window = frame.document, frame
-    kept = {name: sys.modules.get(name) for name in ("js", "pyscript")}
-    sys.modules["js"], sys.modules["pyscript"] = _Frame(frame), pyscript
-    try:
-        spec.loader.exec_module(page)
-    finally:
-        for name, module in kept.items():
-            sys.modules[name] = module
-    page._timers = kept["js"]
-    return page
-
-
-def serve(window, lexicons):
+def serve(window, start_page):
     """Offer this page's Python to the follower widgets waiting in `window.attentionExplorer.shared`
-    (made by static/transfer.js in a leader: their documents) and to those that come later; they share `lexicons`
-    (app.page's, loaded on first use)."""
+    (made by static/transfer.js in a leader: their documents) and to those that come later:
+    `start_page(frame)` starts a widget in a follower's frame (app.page: a Page sharing this
+    Python's lexicons)."""
     namespace = getattr(window, "attentionExplorer", None)
     shared = getattr(namespace, "shared", None) if namespace is not None else None
     if shared is None:
@@ -65,9 +34,7 @@ def serve(window, lexicons):
             frame = document.defaultView
             if not frame or frame.document != document:  # that page has gone meanwhile
                 return
-            page = page_in(frame)
-            page._lexicons = lexicons
-            page.start()
+            start_page(frame)
         except Exception as error:  # noqa: BLE001 - the follower then starts its own Python
             try:
                 frame.console.warn("Attention Explorer: this widget starts its own Python:", str(error))

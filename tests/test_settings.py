@@ -193,3 +193,11 @@ def test_the_page_address_is_written_as_the_browser_writes_it(lexicons):
     assert "embed" not in state.page_query(s, others, embed=False)
     assert state.page_query(s, [], embed=True).endswith("&lang=it&embed=1")
     assert parse_params("?" + state.page_query(s, others), lexicons)[0] == s
+
+
+def test_a_link_value_a_setting_refuses_becomes_its_default(lexicons):
+    """A word index that is no word selects none (not the example's word), a bad switch is off,
+    each with its note, and a good value after a bad one is still read."""
+    settings, notes = parse_params("?focus=-1&mask=maybe&temp=2", lexicons)
+    assert settings.focus is None and settings.mask is False and settings.temperature == 2.0
+    assert [n.key for n in notes] == ["link_focus_bad", "link_flag_bad"]

@@ -7,7 +7,7 @@ from app import i18n, settings as schema
 from app.i18n import short, text
 from app.views.html import esc
 
-POS_CONTROL_MAX = 2.0  # the slope slider: 0 (off) to 2 in quarters; links allow up to 10
+SLOPE_CONTROL_MAX = 2.0  # the slope slider (control "pos"): 0 (off) to 2 in quarters; links allow up to 10
 
 
 def render_header(lang):
@@ -77,13 +77,14 @@ def mode_choice(mode, lang, off):
     return f'<fieldset class="modes"><legend>{esc(text(lang, "mode"))}</legend>{items}</fieldset>'
 
 
-def pos_value(m, lang):
-    return text(lang, "pos_value", m=short(m, lang)) if m else text(lang, "pos_off")
+def slope_value(slope, lang):
+    """What the distance-bias slider says: "m = 0,5" (the course writes the slope m), or off."""
+    return text(lang, "pos_value", m=short(slope, lang)) if slope else text(lang, "pos_off")
 
 
-def pos_slider(m, lang, off):
+def slope_slider(slope, lang, off):
     """The distance-bias slope m (0 = off … 2 on the slider; links allow up to 10)."""
-    return slider("pos", pos_value(m, lang), 0, POS_CONTROL_MAX, min(m, POS_CONTROL_MAX), lang, off,
+    return slider("pos", slope_value(slope, lang), 0, SLOPE_CONTROL_MAX, min(slope, SLOPE_CONTROL_MAX), lang, off,
                   "temperature pos")
 
 
@@ -123,7 +124,7 @@ def render_controls(settings, interactive=True):
         + switch("scaled", settings.scaled, lang, off)
         + switch("quiz", settings.quiz, lang, off)
         + temperature_slider(settings.temperature, lang, off)
-        + pos_slider(settings.slope, lang, off)
+        + slope_slider(settings.slope, lang, off)
         + (head_select(settings, lang, off) if not hidden else "")
         + f'<fieldset class="langs"><legend>{esc(text(lang, "lang_legend"))}</legend>{"".join(langs)}</fieldset>'
         f'<button type="button" class="secondary" id="reset"{off}>{esc(text(lang, "reset"))}</button>'
