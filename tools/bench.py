@@ -28,6 +28,8 @@ on a noisy machine. Page-load figures are medians over `--runs` cold browser con
   deployment    the bundle on a plain static host, the warm start, lesson pages with one and
                 three widgets, browser memory: see tools/bench_deploy.py
   lexicon       its files' bytes, and load + index time in Pyodide (tools/bench_lexicon.py)
+  phone         a click on the example with the CPU slowed 4× and the network at slow 4G, first
+                paint against a plain page, and Lighthouse's mobile report: see tools/bench_phone.py
 """
 
 import argparse
@@ -45,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tools import bench_deploy, bench_lexicon  # noqa: E402
+from tools import bench_deploy, bench_lexicon, bench_phone  # noqa: E402
 from tools.build import PYODIDE_FILES, runtime_dirs  # noqa: E402
 from tools.chromium import launch_options  # noqa: E402
 from tools.serve import make_server  # noqa: E402
@@ -326,12 +328,14 @@ def main(argv=None):
     pyscript_dir = baseline_runtime(tmp)
     (tmp / "bench-hello.html").write_text(HELLO_HTML.format(pyscript=pyscript_dir))
     (tmp / "bench-hello.toml").write_text('interpreter = "/vendor/pyodide-stock/pyodide.mjs"\n')
+    (tmp / "bench-plain.html").write_text(bench_phone.PLAIN_HTML)
     page_server = make_server(port=0, quiet=True)
-    hello_server = make_server(port=0, root=tmp, quiet=True, extra_public=("bench-hello.",))
+    hello_server = make_server(port=0, root=tmp, quiet=True, extra_public=("bench-hello.", "bench-plain."))
     for server in (page_server, hello_server):
         threading.Thread(target=server.serve_forever, daemon=True).start()
     page_url = f"http://127.0.0.1:{page_server.server_address[1]}/"
     hello_url = f"http://127.0.0.1:{hello_server.server_address[1]}/bench-hello.html"
+    plain_url = f"http://127.0.0.1:{hello_server.server_address[1]}/bench-plain.html"
 
     options = launch_options()
     options["args"] += ["--enable-precise-memory-info", "--js-flags=--expose-gc"]
@@ -356,6 +360,8 @@ def main(argv=None):
             raise SystemExit(f"bench: the 200-word pages show {c200['tokens']} and {prose['tokens']} pieces")
         heap10, heap1000, wasm_growth = memory(browser, url12)
         lexicon = bench_lexicon.measure(browser, ROOT, tmp, pyscript_dir, page_url, args.runs)
+        phone = bench_phone.figures(browser, options.get("executable_path") or p.chromium.executable_path,
+                                    page_url, hello_url, plain_url, args.runs)
         deploy = bench_deploy.figures(p, browser, options, page_url, hello_url, tmp, args.runs,
                                       TIMING_SCRIPT, CLICKS_SCRIPT)
         version = browser.version
@@ -407,7 +413,7 @@ def main(argv=None):
         ("Heap growth 10 → 1000 clicks", f"{(heap1000 - heap10) / 1e6:.2f} MB", "≤ 5 MB",
          heap1000 - heap10 <= 5e6),
         ("Python wasm memory growth 10 → 1000 clicks", f"{wasm_growth / 1e6:.2f} MB", "≤ 5 MB", wasm_growth <= 5e6),
-    ] + bench_lexicon.rows(lexicon) + bench_deploy.rows(deploy)
+    ] + bench_lexicon.rows(lexicon) + bench_deploy.rows(deploy) + bench_phone.rows(phone)
     print(f"Attention Explorer benchmark: Chromium {version}, {args.runs} cold loads each (median), "
           f"{args.clicks} clicks")
     width = max(len(r[0]) for r in rows)

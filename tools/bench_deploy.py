@@ -11,7 +11,8 @@
                  browser, beside the memory image it stands for
   widgets        a lesson page with one and with three widgets on the plain host: cold and
                  warm, until every widget is ready and has answered a click; and the
-                 memory of all the browser's processes (PSS) with one and three widgets
+                 memory of all the browser's processes (PSS) with one and three widgets, and
+                 with the bare PyScript + Pyodide page (the same browser flags)
 """
 
 import os
@@ -163,6 +164,20 @@ def lesson_memory(playwright, options, url):
     return used
 
 
+def bare_memory(playwright, options, url):
+    """Browser memory with the bare PyScript + Pyodide page open, warm, after the same pause."""
+    browser = playwright.chromium.launch(**options)
+    page = browser.new_context().new_page()
+    page.goto(url)
+    page.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=180_000)
+    page.goto(url)
+    page.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=180_000)
+    page.wait_for_timeout(1500)
+    used = browser_memory()
+    browser.close()
+    return used
+
+
 def figures(playwright, browser, options, page_url, hello_url, tmp, runs, timing_script, clicks_script):
     """All the deployment figures: a dict of lists (one value per run) and single values."""
     make_bundle(tmp / "host" / "course" / "week3")
@@ -189,6 +204,7 @@ def figures(playwright, browser, options, page_url, hello_url, tmp, runs, timing
             context.close()
     out["no_worker"] = deployment(browser, bundle_url, timing_script, clicks_script, counter, "block")
     out["memory"] = {count: lesson_memory(playwright, options, host + f"lesson-{count}.html") for count in (1, 3)}
+    out["memory"]["bare"] = bare_memory(playwright, options, hello_url)
     server.shutdown()
     return out
 
@@ -227,5 +243,8 @@ def rows(f):
         ("  3 widgets ÷ 1 widget, cold", f"{three / one:.2f}", "≤ 1.50", three <= 1.5 * one),
         ("Lesson page, 3 widgets, warm", f"{three_warm:.0f} ms", "≤ 1000 ms", three_warm <= 1000),
         ("Browser memory (PSS), 1 widget", f"{f['memory'][1] / 1e6:.0f} MB", "", None),
+        ("  baseline: bare PyScript + Pyodide page", f"{f['memory']['bare'] / 1e6:.0f} MB", "", None),
+        ("  1 widget ÷ bare page", f"{f['memory'][1] / f['memory']['bare']:.2f}", "≤ 1.30",
+         f["memory"][1] <= 1.3 * f["memory"]["bare"]),
         ("Browser memory (PSS), 3 widgets", f"{f['memory'][3] / 1e6:.0f} MB", "", None),
     ]
