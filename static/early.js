@@ -2,8 +2,9 @@
 
    A word click and the mask / include-self switches are answered at once from the example's
    states written at build time by the page's own code (tools/early.py → static/early.json,
-   ~30 kB as gzip: fetched as early.json.gz and unpacked here where the browser can, so a host
-   that compresses nothing sends no more). Each answer is what Python would draw: the
+   27 kB as gzip: preloaded as early.json.gz from index.html's <head>, before Python's files
+   take a slow line, and unpacked here where the browser can, so a host that compresses
+   nothing sends no more). Each answer is what Python would draw: the
    regions' changes, the state JSON in #attention-state, the live region's sentence, the
    address and, in a frame, the attention:state message to the host page. <html data-state>
    stays "loading": only Python says "ready". A click before the states have arrived is kept
@@ -18,6 +19,8 @@
   var ns = window.attentionExplorer = window.attentionExplorer || {};
   var html = document.documentElement;
   var regions = ["controls", "sentence", "analysis"];
+  /* (preloaded as .gz by index.html, from its <head>: it comes before Python's files take the line) */
+  var STATES = "./static/early.json";
   var app = document.getElementById("app");
   var stateBox = document.getElementById("attention-state");
   var data = null, shown = null, stopped = false, base = {}, baseState = null, waiting = [];
@@ -130,6 +133,8 @@
     if (app && asked) Array.prototype.forEach.call(controls(), function (c) { c.disabled = true; });
     ns.early.stop = function () { stopped = true; return null; };
     ns.early.whenAnswering = function () {};
+    /* (index.html preloads the states: taken, unread, so the browser does not warn of a preload unused) */
+    if (typeof DecompressionStream === "function") fetch(STATES + ".gz").catch(function () {});
     return;
   }
   regions.forEach(function (name) { base[name] = document.getElementById(name).cloneNode(true); });
@@ -141,7 +146,7 @@
   }
   app.addEventListener("change", onChange);
   var gz = typeof DecompressionStream === "function";
-  fetch("./static/early.json" + (gz ? ".gz" : ""))
+  fetch(STATES + (gz ? ".gz" : ""))
     .then(unpack)
     .then(function (states) {
       data = states;
