@@ -159,7 +159,7 @@ new PerformanceObserver(list => {
 
 HELLO_HTML = """<!doctype html><html data-state="loading"><head><meta charset="utf-8">
 <title>hello</title><script type="module" src="/vendor/{pyscript}/core.js"></script></head>
-<body><script type="py" config="/bench-hello.toml">
+<body><p>hello</p><script type="py" config="/bench-hello.toml">
 from pyscript import document
 document.documentElement.dataset.state = "ready"
 </script></body></html>"""

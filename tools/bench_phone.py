@@ -85,7 +85,8 @@ def plain_paint(browser, url):
 
 def lighthouse(url, chrome):
     """Lighthouse's mobile report of `url`: (performance, TBT ms, CLS, accessibility), or None
-    when npm's lighthouse is missing (`make setup` installs it)."""
+    when npm's lighthouse is missing (`make setup` installs it). (A page must paint something:
+    the bare page says hello.)"""
     if not LIGHTHOUSE.exists():
         return None
     with tempfile.TemporaryDirectory(prefix="attention-lh-") as out:
@@ -94,7 +95,7 @@ def lighthouse(url, chrome):
                         "--only-categories=performance,accessibility", "--max-wait-for-load=120000",
                         "--chrome-flags=--headless=new --no-sandbox --disable-gpu"],
                        check=True, env={**os.environ, "CHROME_PATH": chrome}, cwd=out,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600)
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)
         data = json.loads(report.read_text())
     audits, cats = data["audits"], data["categories"]
     return (cats["performance"]["score"], audits["total-blocking-time"]["numericValue"],
