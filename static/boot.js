@@ -35,6 +35,9 @@
     el.querySelector(".status-text").textContent = message;
     var bar = el.querySelector("progress");
     if (bar && done !== undefined) bar.value = done;
+    /* (a shorter message later, or "ready", moves nothing below it: see static/style.css) */
+    var tall = el.offsetHeight;
+    if (tall > (parseFloat(el.style.minHeight) || 0)) el.style.minHeight = tall + "px";
   }
   function fail(detail) {
     if (html.dataset.state !== "loading") return;
