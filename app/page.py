@@ -241,7 +241,11 @@ class Page:
         """Put the current state in the address bar (history.replaceState)."""
         self.url_timer = None
         self.url_written = time.monotonic()
-        self.window.history.replaceState(None, "", self.url())
+        try:
+            self.window.history.replaceState(None, "", self.url())
+        except Exception:  # noqa: BLE001 - a browser's limit on replaceState (Safari, Firefox): later
+            self.url_written += 1.0
+            self.schedule_url()
 
     def schedule_url(self):
         """Write the address in a task of its own, after the click's own work, and at most every

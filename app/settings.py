@@ -64,10 +64,11 @@ class Change:
     """What a setting's hook may need and change besides the settings: the sentence's `tokens`
     (None: not split yet), the `lexicons`, and the `notes` for the page it may add."""
 
-    __slots__ = ("tokens", "lexicons", "notes")
+    __slots__ = ("tokens", "lexicons", "notes", "link")
 
-    def __init__(self, tokens, lexicons):
+    def __init__(self, tokens, lexicons, link=False):
         self.tokens, self.lexicons, self.notes = tokens, lexicons, []
+        self.link = link  # a link's parameters: checks of the whole wait for the `settle` hooks
 
 
 
@@ -159,8 +160,10 @@ class Setting:
         return rows
 
     def from_text(self, text):
-        """The value written in a link (or a control's value), checked; raise Bad."""
-        text = text.strip()
+        """The value written in a link (or a control's value), checked; raise Bad. A text (the
+        sentence) is taken as it is, spaces and all: the box shows what the link carried."""
+        if self.kind != "text":
+            text = text.strip()
         if self.kind == "flag":
             if text.lower() in TRUE_WORDS:
                 return True
@@ -245,7 +248,7 @@ def _take_mode(settings, mode, change):
 
 def _take_cards(settings, cards, change):
     """Edited cards, one row a word (a link's are checked once the sentence is known: `settle`)."""
-    if cards is not None and change.tokens is not None and len(cards) != len(change.tokens):
+    if cards is not None and not change.link and change.tokens is not None and len(cards) != len(change.tokens):
         raise Bad(f"attention:set: 'cards' must be {len(change.tokens)} rows of 4 numbers; ignored")
     return settings.copy(cards=cards)
 
@@ -425,7 +428,7 @@ def parse_params(search, lexicons):
         params = parse_qs(search.lstrip("?"), keep_blank_values=True)
     else:
         params = search
-    settings, change = default_settings(), Change(None, lexicons)
+    settings, change = default_settings(), Change(None, lexicons, link=True)
     for setting in SCHEMA:
         values = params.get(setting.url) if setting.url else None
         if not values:

@@ -171,6 +171,13 @@
   /* (its early answers are for the example only, static/early.js: the note under the status is
      then kept out of sight, in place) */
   if (pending) html.classList.add("state-link");
+  /* (static/early.js: the address names one of the example's states after all, e.g. a reload) */
+  document.addEventListener("attention:example", function () {
+    html.classList.remove("state-link");
+    pending = false;
+    var el = status();
+    if (html.dataset.state === "loading" && el && el.querySelector(".status-text").textContent === T.startLink) say(T.start);
+  });
   function note(message) {
     var el = document.getElementById("status-note");
     if (el && el.textContent !== message) el.textContent = message;

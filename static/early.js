@@ -12,8 +12,9 @@
 
    When Python starts (app/page.py) it calls attentionExplorer.early.stop(), which ends this and
    says what the controls ask for and whether the page shows it; Python then takes over with
-   the same DOM. Nothing here runs for a link that asks for another state (boot.js shows the
-   example meanwhile and says so): its words and switches wait for Python. */
+   the same DOM. An address with a state (a reload, a shared link) is answered the same way when
+   it names one of the example's states; for any other, and once a host page has sent
+   attention:set, the words and switches wait for Python (boot.js says so). */
 (function () {
   "use strict";
   var ns = window.attentionExplorer = window.attentionExplorer || {};
@@ -95,11 +96,26 @@
       if (data.params.indexOf(name) < 0) query.append(name, value);
     });
     state.query.forEach(function (pair) { query.append(pair[0], pair[1]); });
-    try { history.replaceState(null, "", "?" + query.toString()); } catch (e) { /* sandboxed */ }
+    writeAddress(query.toString());
     if (window.parent !== window) {
       window.parent.postMessage({ type: "attention:state", state: JSON.parse(payload) }, "*");
     }
     shown = key;
+  }
+
+  /* The address, written at most every 100 ms, the last state (browsers refuse replaceState past
+     ~100 calls in 10 s, as app/page.py knows); written at once when Python takes over. */
+  var address = null, addressTimer = null, addressAt = 0;
+  function flushAddress() {
+    if (addressTimer !== null) { clearTimeout(addressTimer); addressTimer = null; }
+    if (address === null) return;
+    addressAt = Date.now();
+    try { history.replaceState(null, "", "?" + address); } catch (e) { /* a sandbox, a browser's limit */ }
+    address = null;
+  }
+  function writeAddress(query) {
+    address = query;
+    if (addressTimer === null) addressTimer = setTimeout(flushAddress, Math.max(0, 100 - (Date.now() - addressAt)));
   }
 
   function unpack(response) {
@@ -125,18 +141,18 @@
     }
   };
 
-  var params = ((document.querySelector("script[data-params]") || {}).dataset || {}).params || "";
+  var names = (((document.querySelector("script[data-params]") || {}).dataset || {}).params || "").split(/\s+/);
   var search = new URLSearchParams(location.search);
-  var asked = params.split(/\s+/).some(function (name) { return name && search.has(name); });
-  if (!app || !stateBox || asked || html.dataset.state !== "loading") {
-    /* another state is asked for: its words and switches wait for Python */
-    if (app && asked) Array.prototype.forEach.call(controls(), function (c) { c.disabled = true; });
+  /* An address with a state (a reload, a shared link) may still name one of the example's states:
+     that is known once the states are here (`stateOf`); until then its words and switches wait. */
+  var asked = names.some(function (name) { return name && search.has(name); });
+  function wait(on) { Array.prototype.forEach.call(controls(), function (c) { c.disabled = on; }); }
+  if (!app || !stateBox || html.dataset.state !== "loading") {
     ns.early.stop = function () { stopped = true; return null; };
     ns.early.whenAnswering = function () {};
-    /* (index.html preloads the states: taken, unread, so the browser does not warn of a preload unused) */
-    if (typeof DecompressionStream === "function") fetch(STATES + ".gz").catch(function () {});
     return;
   }
+  if (asked) wait(true);
   regions.forEach(function (name) { base[name] = document.getElementById(name).cloneNode(true); });
   baseState = stateBox.textContent;
   shown = null;
@@ -144,14 +160,61 @@
     var t = event.target;
     if (t.name === "word" || t.id === "mask" || t.id === "self") show();
   }
+  /* (Enter toggles a switch, as it does once Python is up: app/page.py) */
+  function onKey(event) {
+    var t = event.target;
+    if (event.key === "Enter" && (t.id === "mask" || t.id === "self")) { event.preventDefault(); t.click(); }
+  }
   app.addEventListener("change", onChange);
+  app.addEventListener("keydown", onKey);
+  /* A host page that sets a state (attention:set, kept for Python by boot.js) outranks the
+     example: the early answers end, and the words wait for Python to apply it. */
+  window.addEventListener("message", function (event) {
+    var d = event.data;
+    if (!stopped && event.source === window.parent && window.parent !== window && d && d.type === "attention:set") {
+      stopped = aside = true;
+      wait(true);
+    }
+  });
+  /* (aside: the address or a host asks for what no early answer shows; Python then follows them
+     alone, and the controls' state is not the student's choice) */
+  var stop = ns.early.stop, aside = false;
+  ns.early.stop = function () {
+    app.removeEventListener("keydown", onKey);
+    flushAddress();
+    var said = stop();
+    return aside || (asked && data === null) ? null : said;
+  };
+  /* The state of the example the address names, or null (its state parameters, in any order). */
+  function stateOf(address) {
+    var own = [];
+    address.forEach(function (value, name) { if (data.params.indexOf(name) >= 0) own.push(name + "=" + value); });
+    own = own.sort().join("&");
+    var keys = Object.keys(data.states);
+    for (var k = 0; k < keys.length; k++) {
+      var pairs = data.states[keys[k]].query.map(function (p) { return p[0] + "=" + p[1]; });
+      if (pairs.sort().join("&") === own) return keys[k];
+    }
+    return null;
+  }
   var gz = typeof DecompressionStream === "function";
   fetch(STATES + (gz ? ".gz" : ""))
     .then(unpack)
     .then(function (states) {
+      if (stopped) return;
       data = states;
       shown = data.base;
-      show();  /* a click that came before */
+      if (asked) {
+        var key = stateOf(search);
+        if (key === null) { stopped = aside = true; return; }  /* another state: Python draws it */
+        var parts = key.split("."), word = app.querySelector('input[name="word"][value="' + parts[0] + '"]');
+        if (word) word.checked = true;
+        document.getElementById("mask").checked = parts[1] === "1";
+        document.getElementById("self").checked = parts[2] === "1";
+        wait(false);
+        document.dispatchEvent(new Event("attention:example"));  /* boot.js: the example after all */
+      }
+      show();  /* a click that came before, or the state the address names */
       waiting.splice(0).forEach(function (then) { then(); });
     })
     .catch(function (error) { if (window.console) console.info("Attention Explorer: no early answers:", String(error)); });

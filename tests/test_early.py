@@ -56,3 +56,15 @@ def test_every_state_of_the_example_is_there_with_numpys_weights():
         assert np.allclose([r["weight"] for r in rows], weights, atol=1e-12), key
         query = dict(state["query"])
         assert (query["focus"], query["mask"], query["self"]) == (str(focus), str(int(mask)), str(int(include_self)))
+
+
+def test_what_the_browser_would_parse_otherwise_is_refused():
+    """A comment (a node for the browser), a block inside <p> (closed by the browser) and a changed
+    attribute with capitals (SVG's viewBox: setAttribute would add a second one) are refused."""
+    for before, after in (("<p>a<!-- x -->b</p>", "<p>c<!-- x -->d</p>"),
+                          ("<p><div>1</div></p>", "<p><div>2</div></p>"),
+                          ('<svg viewBox="0 0 1 1"></svg>', '<svg viewBox="0 0 2 2"></svg>')):
+        with pytest.raises(ValueError):
+            early.region_ops(before, after)
+    assert early.region_ops('<svg viewBox="0 0 1 1"><rect width="1"></rect></svg>',
+                            '<svg viewBox="0 0 1 1"><rect width="2"></rect></svg>') == [[1, "@width", "2"]]

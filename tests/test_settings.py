@@ -201,3 +201,12 @@ def test_a_link_value_a_setting_refuses_becomes_its_default(lexicons):
     settings, notes = parse_params("?focus=-1&mask=maybe&temp=2", lexicons)
     assert settings.focus is None and settings.mask is False and settings.temperature == 2.0
     assert [n.key for n in notes] == ["link_focus_bad", "link_flag_bad"]
+
+
+def test_a_links_sentence_is_kept_with_its_spaces_and_its_cards_count_is_said(lexicons):
+    """s= is the box's text as the link carries it (a trailing space a phone added stays, so the
+    example's word is not picked for it), and cards for the wrong number of words get their note."""
+    settings, notes = parse_params("?s=Il+gatto+seduto+sul+tappeto+dormiva+", lexicons)
+    assert settings.text == "Il gatto seduto sul tappeto dormiva " and settings.focus is None and notes == []
+    settings, notes = parse_params("?s=Il+cane+dorme&cards=1,0,0,0", lexicons)
+    assert settings.cards is None and [n.key for n in notes] == ["link_cards_bad"]

@@ -19,6 +19,7 @@ differ once for each position of the switches ("matrix": {".0.1": …}); the add
 """
 
 import json
+import re
 from html.parser import HTMLParser
 
 from app import contract, render, settings as schema
@@ -26,13 +27,18 @@ from app import contract, render, settings as schema
 # The pre-rendered regions a state may change (ids in index.html).
 REGIONS = ("controls", "sentence", "analysis")
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+# Elements that close an open <p> in the browser's parser (which this one would not do).
+CLOSES_P = {"address", "article", "aside", "blockquote", "details", "div", "dl", "fieldset", "figure",
+            "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "main", "nav", "ol",
+            "p", "pre", "section", "table", "ul"}
 
 
 class _Node:
-    __slots__ = ("tag", "attrs", "children", "html")
+    __slots__ = ("tag", "attrs", "children", "html", "camel")
 
     def __init__(self, tag, attrs):
         self.tag, self.attrs, self.children, self.html = tag, attrs, [], ""
+        self.camel = set()  # attribute names written with capitals (SVG's viewBox), lower-cased here
 
 
 class _Tree(HTMLParser):
@@ -58,7 +64,11 @@ class _Tree(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag == "tr" and self.stack[-1][0].tag == "table":
             raise ValueError("a <tr> right inside <table>: the browser adds a <tbody> the diff would miss")
+        if tag in CLOSES_P and self.stack[-1][0].tag == "p":
+            raise ValueError(f"a <{tag}> inside <p>: the browser closes the <p> there, the diff would not")
         node = _Node(tag, {name: "" if value is None else value for name, value in attrs})
+        node.camel = {n.lower() for n in re.findall(r"\s([A-Za-z_:][-\w:.]*)", self.get_starttag_text() or "")
+                      if n != n.lower()}
         self.stack[-1][0].children.append(node)
         if tag in VOID:
             node.html = self.get_starttag_text()
@@ -74,6 +84,9 @@ class _Tree(HTMLParser):
             raise ValueError(f"</{tag}> closes <{node.tag}> in the pre-rendered HTML")
         end = self.source.index(">", self._offset()) + 1
         node.html = self.source[start:end]
+
+    def handle_comment(self, data):
+        raise ValueError("a comment in the pre-rendered HTML: the browser keeps it as a node, the diff would not")
 
     def handle_data(self, data):
         children = self.stack[-1][0].children
@@ -97,6 +110,8 @@ def _diff(a, b, index, ops):
     """Ops turning element a (number `index`) into b; returns the next element's number."""
     for name in sorted(set(a.attrs) | set(b.attrs)):
         if a.attrs.get(name) != b.attrs.get(name):
+            if name in a.camel | b.camel:  # (setAttribute would add a second, lower-case one)
+                raise ValueError(f"<{a.tag}>'s {name} changes: an attribute with capitals cannot be set by name")
             ops.append([index, "@" + name, b.attrs.get(name)])
     at = index + 1
     for k, (x, y) in enumerate(zip(a.children, b.children)):

@@ -272,3 +272,26 @@ def test_early_answers_in_english_and_on_a_phone(browser, base_url):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360
     context.close()
+
+
+def test_a_reload_of_the_example_answers_early_too(browser, base_url):
+    """Python writes the state into the address: a reload (or a shared link of the example) names
+    one of the example's states, and its words and switches answer at once, from that state;
+    Enter toggles a switch as it will with Python."""
+    example = "?s=Il+gatto+seduto+sul+tappeto+dormiva&focus=2&mask=0&self=1&lang=it&embed=1"
+    context, page, held = loading_page(browser, base_url, example)
+    page.wait_for_function("window.attentionExplorer.early.answering()")
+    assert page.locator('input[name="word"][value="2"]').is_checked() and page.is_checked("#self")
+    assert get_state(page)["focus"] == 2 and page.locator("#status-note").is_visible()
+    pick(page, 4)
+    page.wait_for_function("JSON.parse(document.getElementById('attention-state').textContent).focus === 4")
+    page.locator("#mask").focus()
+    page.keyboard.press("Enter")
+    state = wait_state(page, "s.mask && s.focus === 4 && s.include_self")
+    assert "embed=1" in page.url and "mask=1" in page.url
+    held.release()
+    wait_ready(page)
+    after = get_state(page)
+    assert (after["focus"], after["mask"], after["include_self"]) == (4, True, True)
+    assert np.allclose([r["weight"] for r in after["rows"]], [r["weight"] for r in state["rows"]], atol=1e-12)
+    context.close()
