@@ -152,8 +152,9 @@
     ns.early.whenAnswering = function () {};
     return;
   }
-  if (asked) wait(true);
+  /* (the pre-rendered regions as they came, before anything here changes them) */
   regions.forEach(function (name) { base[name] = document.getElementById(name).cloneNode(true); });
+  if (asked) wait(true);
   baseState = stateBox.textContent;
   shown = null;
   function onChange(event) {

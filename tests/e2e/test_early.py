@@ -101,7 +101,7 @@ def test_a_word_click_before_python_is_answered_at_once(browser, base_url):
     assert page.locator('input[name="word"][value="1"]').is_checked()
     assert "gatto" in page.locator("#view-query").inner_text()
     assert weights_shown(page) == pytest.approx(expected(1), abs=0.051)
-    assert "focus=1" in page.url and "s=Il+gatto" in page.url
+    page.wait_for_url(lambda url: "focus=1" in url and "s=Il+gatto" in url)
     assert "gatto" in page.locator("#announce").inner_text()
     assert "rispondono già" in page.locator("#status-note").inner_text()
     assert page.is_disabled("#sentence-input") and page.is_disabled("#temp")  # these wait for Python
@@ -288,7 +288,7 @@ def test_a_reload_of_the_example_answers_early_too(browser, base_url):
     page.locator("#mask").focus()
     page.keyboard.press("Enter")
     state = wait_state(page, "s.mask && s.focus === 4 && s.include_self")
-    assert "embed=1" in page.url and "mask=1" in page.url
+    page.wait_for_url(lambda url: "mask=1" in url and "embed=1" in url)  # (written within 100 ms)
     held.release()
     wait_ready(page)
     after = get_state(page)
