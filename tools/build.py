@@ -261,9 +261,10 @@ def with_prerender(page):
     return head + prerendered_region() + tail
 
 
-def stale_early():
-    """What is wrong with static/early.json and its .gz: [] when both hold the current states."""
-    fresh = early.early_json(i18n.DEFAULT_LANG).encode()
+def stale_early(fresh=None):
+    """What is wrong with static/early.json and its .gz: [] when both hold the current states
+    (`fresh`: their text, when the caller has made it already)."""
+    fresh = fresh if fresh is not None else early.early_json(i18n.DEFAULT_LANG).encode()
     packed = EARLY.with_name(EARLY.name + ".gz")
     wrong = []
     if not EARLY.exists() or EARLY.read_bytes() != fresh:
@@ -277,8 +278,7 @@ def stale_early():
     return wrong
 
 
-def make_early():
-    fresh = early.early_json(i18n.DEFAULT_LANG).encode()
+def make_early(fresh):
     EARLY.write_bytes(fresh)
     EARLY.with_name(EARLY.name + ".gz").write_bytes(gzip.compress(fresh, 9, mtime=0))
 
@@ -341,8 +341,9 @@ def main(argv=None):
     if stale_archive():
         make_archive()
         print(f"{ARCHIVE}: made again.")
-    if stale_early():
-        make_early()
+    fresh_early = early.early_json(i18n.DEFAULT_LANG).encode()  # (24 renders: made once)
+    if stale_early(fresh_early):
+        make_early(fresh_early)
         print(f"{EARLY.relative_to(ROOT)}: early answers written again.")
     for name in RUNTIME_REFS:
         text = (ROOT / name).read_text(encoding="utf-8")
