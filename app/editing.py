@@ -7,6 +7,8 @@ read keeps its text and says why. Matrix mode's boxes apply with "Compute" (view
 Each function takes the widget (an app.page.Page) and changes it through its `render`.
 """
 
+import random
+
 from app import matrices, order, render, settings as schema
 from app.i18n import short, text
 from app.views import matrix_mode
@@ -105,7 +107,7 @@ def apply_boxes(page):
 
 def random_matrices(page):
     """'Random': new Q, K, V from a random seed."""
-    seed = int(page.js.Math.floor(page.js.Math.random() * (schema.SEED_MAX + 1)))
+    seed = random.randint(0, schema.SEED_MAX)
     page.render(page.settings.copy(seed=seed, focus=0), page.lexicon_tokens, ("sentence",))
     page.region("mm-random").focus()
 

@@ -27,17 +27,15 @@ class Grid:
         the box where the student was looking while the sentence stays)."""
         page = self.page
         key = (page.settings.mode, page.settings.text, page.record.n_q if page.record is not None else 0)
-        wrap = analysis.querySelector(".heatmap-wrap")
-        self.scroll = ((getattr(wrap, "pendingScroll", None) or wrap.scrollTop)
-                       if wrap and key == self.key else 0)
+        grid = page.screen.context.grid  # (the box's scroll as the event found it: static/page.js)
+        self.scroll = grid["scroll"] if grid and key == self.key else 0
         self.key = key
         return self.first(self.scroll)
 
     def after_redraw(self, analysis):
         """Size the drawn window's gaps to the rows left out, and scroll the box back."""
-        table = analysis.querySelector("table.heatmap")
-        if table and table.tBodies[0].firstElementChild.classList.contains("gap"):
-            self.page.helpers.gridFit(table, self.row_px, self.scroll)
+        # (a grid drawn whole, with no gap rows, is left as it is: static/page.js)
+        self.page.helpers.gridFit(analysis.querySelector("table.heatmap"), self.row_px, self.scroll)
 
     def first(self, scroll):
         """The first row of the window for the box scrolled to `scroll` (px)."""
@@ -47,7 +45,8 @@ class Grid:
         """Draw rows start…stop of `table`: the drawn rows that stay are kept, the missing ones
         drawn above and below them (or all anew when none stays)."""
         page = self.page
-        drawn = int(table.dataset.start), int(table.dataset.stop)
+        grid = page.screen.context.grid
+        drawn = grid["start"], grid["stop"]
         if (start, stop) == drawn:
             return
         if start >= drawn[1] or stop <= drawn[0]:  # no row stays
@@ -62,7 +61,7 @@ class Grid:
         """The box shows rows first…first+count (static/page.js, gridWatch): draw the window around them."""
         page = self.page
         table = page.region("analysis").querySelector("table.heatmap")
-        if table is None or page.record is None:
+        if page.screen.context.grid is None or page.record is None:
             return
         self.row_px = float(row_px)
         size = max(heatmap.WINDOW, int(count) + 2 * MARGIN)
@@ -75,13 +74,14 @@ class Grid:
         if whole:  # the row views left for later are printed up to date
             page.parts.catch_up()
         table = page.region("analysis").querySelector("table.heatmap")
-        if table is None or page.record is None or not table.tBodies[0].querySelector("tr.gap"):
+        grid = page.screen.context.grid
+        if grid is None or page.record is None or not grid["gap"]:
             return
         n = page.record.n_q
         if whole:
-            self.printed = table.parentElement.scrollTop
+            self.printed = grid["scroll"]
             self.move(table, 0, n)
-        elif self.printed is not None and table.dataset.stop == str(n) and table.dataset.start == "0":
+        elif self.printed is not None and grid["stop"] == n and grid["start"] == 0:
             self.move(table, *heatmap.window_of(n, self.first(self.printed)))
             table.parentElement.scrollTop = self.printed
             self.printed = None
@@ -89,11 +89,10 @@ class Grid:
     def mark_row(self, i, selected):
         """Highlight row i (or not), and say so on its row header button (a row outside the
         window is drawn with its mark when it comes in)."""
-        view = self.page.element("view-heatmap")
-        tr = view and view.querySelector(f'table.heatmap tr[data-row="{i}"]')
-        if tr:
-            if selected:  # (as drawn: a row has no other class)
-                tr.setAttribute("class", "selected")
-            else:
-                tr.removeAttribute("class")
-            tr.cells[0].firstElementChild.setAttribute("aria-pressed", "true" if selected else "false")
+        # (a row outside the drawn window is not on the page: its ops then do nothing)
+        tr = self.page.element("view-heatmap").querySelector(f'table.heatmap tr[data-row="{i}"]')
+        if selected:  # (as drawn: a row has no other class)
+            tr.setAttribute("class", "selected")
+        else:
+            tr.removeAttribute("class")
+        tr.cells[0].firstElementChild.setAttribute("aria-pressed", "true" if selected else "false")

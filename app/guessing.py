@@ -10,20 +10,18 @@ from app.i18n import text
 
 def first_guess(page):
     """The first of the guess form's choices (focused after a move)."""
-    first = page.document.querySelector('input[name="guess"]')
-    if first:
-        first.focus()
+    page.document.querySelector('input[name="guess"]').focus()
 
 
 def take_guess(page):
     """The guess form was sent: score the guess and reveal the answer (or ask for a word)."""
-    picked = page.document.querySelector('input[name="guess"]:checked')
-    if not picked or page.row is None:
+    picked = page.screen.context.checked.get("guess")
+    if picked is None or page.row is None:
         page.region("guess-status").textContent = text(page.settings.lang, "quiz_need_guess")
         first_guess(page)
         return
     pct = page.region("guess-pct").value
-    page.quiz.take_guess(page.row, int(picked.value), int(pct) if pct.isdigit() else None)
+    page.quiz.take_guess(page.row, int(picked), int(pct) if pct.isdigit() else None)
     page.show_analysis()
     page.publish()
     page.region("next-word").focus()

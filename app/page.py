@@ -1,8 +1,11 @@
 """Attention Explorer in the browser: one `Page` per widget reads its controls, computes, writes
-HTML and publishes the state.
+HTML and publishes the state. It runs in the engine, a Web Worker (static/engine.mjs,
+app/engine.py): what it writes on the page goes there as ops (app/remote.py), done by the
+page's thread (static/page.js), which also sends it the events.
 
-Where a click goes: every event is caught on #app (its regions are re-rendered, so handlers
-live where events bubble to) and dispatched through a table:
+Where a click goes: static/page.js catches every event on #app (its regions are
+re-rendered, so handlers live where events bubble to) and sends it here, where a table
+dispatches it:
 
     change    Page.CHANGES by the control's name (the example list, the language, a word, a
               matrix cell, matrix mode's examples), else a control named after a setting of
@@ -12,7 +15,7 @@ live where events bubble to) and dispatched through a table:
     click     Page.CLICKS by the button's id (share, export, reset, swap, matrix mode, the
               quiz), and a heatmap row header
     submit    the sentence box, the guess form
-    keydown   Enter on a switch, Enter and Escape in a matrix cell
+    keydown   Enter and Escape in a matrix cell (Enter on a switch: static/page.js itself)
 
 A host page may also send `attention:set` messages (README). Every render ends in `publish`:
 the state JSON in #attention-state, `data-state` on <html>, the address (history.replaceState,
@@ -21,53 +24,45 @@ click redraws only what shows the row (`select_row`; app/row_parts.py). The othe
 their own modules: the long grid's window (app/grid.py), matrix cells, boxes and swaps
 (app/editing.py), share and export (app/sharing.py) and guess-first (app/guessing.py).
 
-The only module-level state is none: a second widget on the page (app/widgets.py) is a second
-Page, bound to its own frame's window.
+The only module-level state is none: a second widget (another frame of the lesson page whose
+page thread talks to this engine: app/engine.py) is a second Page, with its own Screen.
 """
 
 import gc
-import inspect
 import time
 import traceback
 
-from pyodide.ffi import create_proxy, to_js
-
-from app import contract, editing, guessing, lexicon, render, settings as schema, sharing, widgets
+from app import contract, editing, guessing, render, settings as schema, sharing
 from app.grid import Grid
 from app.i18n import LANGS, PRESETS, text
 from app.quiz import Session
+from app.remote import Context, Helpers
 from app.row_parts import RowParts
 from app.views.controls import slope_value, temperature_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
+# The controls whose values the page's thread sends with every event (the only ones read by id).
+READ = ("sentence-input", "mm-q", "mm-k", "mm-v", "cmp-text", "cmp-step", "swap-a", "swap-b", "guess-pct")
 SLIDERS = {"temp": temperature_value, "pos": slope_value}  # sliders that follow live, and what they say
 
 
-class Lexicons(dict):
-    """Lexicons loaded on first use: the second language costs nothing until it is chosen."""
-
-    def __missing__(self, lang):
-        self[lang] = lexicon.load_lexicon(lang)
-        return self[lang]
-
-
 class Page:
-    """One widget: its settings, record and what is drawn, bound to the window it shows in.
+    """One widget: its settings, record and what is drawn, and the page it shows in.
 
-    `window`: the widget's window (a frame's, for a widget run by another widget's Python);
-    `lexicons`: shared by the widgets of one Python; `timers`: the window whose timers resume
-    the collector (this Python's own, which stays while a follower's frame may go first).
+    `screen`: the widget's page (app/remote.py: ops out, each event's context in);
+    `lexicons`: shared by the widgets of one engine; `timers`: the engine's global scope
+    (setTimeout, for the address written after a burst of clicks and the collector resumed).
     """
 
-    def __init__(self, window, lexicons, timers=None):
-        self.window = self.js = window  # (a window is its frame's JavaScript global object)
-        self.document = window.document
-        # The browser-side helpers (static/page.js): each does in one call what would cost a
-        # call per element or per event from Python. The widget's own document's.
-        self.helpers = window.attentionExplorer.page
+    def __init__(self, screen, lexicons, timers):
+        self.screen = screen
+        self.document = screen.element("doc")
+        # The page's helpers (static/page.js): each does in one call what would cost an op per
+        # element or per event.
+        self.helpers = Helpers(screen)
         self.lexicons = lexicons
-        self.timers = timers if timers is not None else window
-        self.framed = not getattr(window.Object, "is")(window.parent, window)
+        self.timers = timers
+        self.framed = False  # the page is in a frame (said at start)
         self.settings = None  # settings.Settings shown now
         self.tokens = []  # lexicon.Token list the page shows (edited cards; matrix mode: k1, k2, …)
         self.lexicon_tokens = []  # the sentence's tokens with the lexicon's cards
@@ -78,29 +73,27 @@ class Page:
         self.address = ("", ())  # the page's origin + path, and its query's pairs that are no setting
         self.url_timer = None  # the pending write of the address, if any
         self.url_written = -1e9  # when the address was last written (time.monotonic())
-        self.shown = {}  # element id -> its proxy, for the elements a word click updates (reset on redraw)
         self.messages_html = None  # what #messages shows now (None: unknown)
         self.said_ready = False  # <html data-state> says "ready"
         self.grid = Grid(self)
         self.parts = RowParts(self)
         # A setting change at 200 words makes some 200,000 numbers in lists: Python's collector
         # would run dozens of times inside the handler, and now and then walk every object
-        # (~25 ms at once). It is paused while a plain handler runs and resumed in a task of its
-        # own, after the new numbers are on screen: the same collections, out of the student's way.
-        self.collect_later = create_proxy(lambda *_: gc.enable())
-        self.write_url_later = self.task(self.write_url)
+        # (~25 ms at once). It is paused while a handler runs and resumed in a task of its own,
+        # after the new numbers are sent: the same collections, out of the next event's way.
+        self.collect_later = timers.proxy(lambda *_: gc.enable())
+        self.write_url_later = timers.proxy(self.task(self.write_url))
 
     # -- elements ------------------------------------------------------------------------
 
     def region(self, name):
-        return self.document.getElementById(name)
+        return self.screen.element({"id": name})
 
-    def element(self, name):
-        """The element with id `name`, looked up once until the next redraw of the analysis."""
-        element = self.shown.get(name)
-        if element is None:
-            element = self.shown[name] = self.region(name)
-        return element
+    element = region
+
+    def exists(self, name):
+        """Whether the page has an element of id `name` (as its event said, or as drawn since)."""
+        return self.screen.context.exists(name)
 
     # -- drawing -------------------------------------------------------------------------
 
@@ -114,11 +107,7 @@ class Page:
 
     def say_ready(self, lang):
         """The status says ready, and the note under it that every number is now computed live."""
-        self.region("status").querySelector(".status-text").textContent = text(lang, "ready")
-        note = self.region("status-note")
-        if note is not None and note.textContent != text(lang, "ready_note"):
-            note.style.minHeight = f"{note.offsetHeight}px"  # (a shorter text moves nothing below it)
-            note.textContent = text(lang, "ready_note")
+        self.helpers.sayReady(text(lang, "ready"), text(lang, "ready_note"))
 
     def render(self, settings, tokens, regions, notes=()):
         """Compute the record for `settings` and redraw the named regions ("all", "sentence",
@@ -161,7 +150,6 @@ class Page:
         sentence stays (app/grid.py); a long text's bars and table off screen are drawn when the
         browser is idle (app/row_parts.py)."""
         self.quiz.follow(self.row)
-        self.shown.clear()
         analysis = self.region("analysis")
         first = self.grid.before_redraw(analysis)
         later = self.parts.later_on_redraw()
@@ -191,7 +179,7 @@ class Page:
             self.set_messages()
             self.publish()
             return
-        if self.row is None or self.element("view-bars") is None:
+        if self.row is None or not self.exists("view-bars"):
             self.render(self.settings.copy(focus=i), self.lexicon_tokens, ())
             return
         before = self.row.focus
@@ -210,9 +198,7 @@ class Page:
 
     def check_word(self, i, checked):
         if not checked:
-            radio = self.region("sentence").querySelector(f'input[name="word"][value="{i}"]')
-            if radio and not radio.checked:
-                radio.checked = True
+            self.region("sentence").querySelector(f'input[name="word"][value="{i}"]').checked = True
 
     def show_sentence(self, sentence):
         """Show a new sentence (switches kept; an example starts with its word selected). On bad
@@ -241,11 +227,7 @@ class Page:
         """Put the current state in the address bar (history.replaceState)."""
         self.url_timer = None
         self.url_written = time.monotonic()
-        try:
-            self.window.history.replaceState(None, "", self.url())
-        except Exception:  # noqa: BLE001 - a browser's limit on replaceState (Safari, Firefox): later
-            self.url_written += 1.0
-            self.schedule_url()
+        self.screen.add(["url", self.url()])  # (a browser's limit on replaceState: static/page.js)
 
     def schedule_url(self):
         """Write the address in a task of its own, after the click's own work, and at most every
@@ -254,7 +236,7 @@ class Page:
         the address themselves, so they are never behind."""
         if self.url_timer is None:
             wait = max(0.0, URL_EVERY - (time.monotonic() - self.url_written))
-            self.url_timer = self.js.setTimeout(self.write_url_later, int(wait * 1000))
+            self.url_timer = self.timers.setTimeout(self.write_url_later, int(wait * 1000))
 
     def publish(self, payload=None):
         """Publish the state of the record on screen; `payload` is its JSON when the caller has
@@ -271,44 +253,41 @@ class Page:
     # -- errors --------------------------------------------------------------------------
 
     def show_error(self, error):
-        self.js.console.error(traceback.format_exc())
+        self.screen.add(["console", "error", traceback.format_exc()])
+        self.say_error(type(error).__name__)
+
+    def say_error(self, name):
+        """One line on the page: something went wrong (named `name`), and the page still works."""
         self.messages_html = None
         lang = self.settings.lang if self.settings else "it"
         self.region("messages").innerHTML = render.render_messages(
-            [schema.Note("error_handler", level="error", error=type(error).__name__)], (), lang)
+            [schema.Note("error_handler", level="error", error=name)], (), lang)
 
-    def guarded(self, handler):
-        """`handler` (plain or async) as an event listener; an unexpected error shows one line and
-        keeps the page working. Plain handlers stay plain: they must call preventDefault() in time."""
-        if inspect.iscoroutinefunction(handler):
-            async def run(event):
-                try:
-                    await handler(event)
-                except Exception as error:  # noqa: BLE001 - the page must survive anything
-                    self.show_error(error)
-        else:
-            def run(event):
-                paused = gc.isenabled()
-                if paused:  # see collect_later
-                    gc.disable()
-                try:
-                    handler(event)
-                except Exception as error:  # noqa: BLE001 - the page must survive anything
-                    self.show_error(error)
-                finally:
-                    if paused:
-                        self.timers.setTimeout(self.collect_later, 0)
-        return create_proxy(run)
+    def guarded(self, handler, *args):
+        """Run `handler(*args)` for an event: an unexpected error shows one line and keeps the
+        page working. Python's collector waits meanwhile (see collect_later)."""
+        paused = gc.isenabled()
+        if paused:
+            gc.disable()
+        try:
+            handler(*args)
+        except Exception as error:  # noqa: BLE001 - the page must survive anything
+            self.show_error(error)
+        finally:
+            if paused:
+                self.timers.setTimeout(self.collect_later, 0)
 
     def task(self, work):
-        """`work` as a callback for the browser (setTimeout, idle calls, the grid's watch),
-        given the callback's arguments: an unexpected error shows one line."""
+        """`work` as a callback the page's thread (or a timer of the engine) calls later, with
+        the callback's arguments: an unexpected error shows one line, and what it wrote goes to
+        the page at once."""
         def run(*args):
             try:
                 work(*args)
             except Exception as error:  # noqa: BLE001 - the page must survive anything
                 self.show_error(error)
-        return create_proxy(run)
+            self.screen.flush()
+        return self.screen.callback(run)
 
     # -- events --------------------------------------------------------------------------
 
@@ -384,24 +363,17 @@ class Page:
                 self.apply(setting, value)
 
     def on_keydown(self, event):
-        """Enter toggles a switch (native checkboxes only take Space); Enter commits a matrix
-        cell and Escape cancels it."""
+        """Enter commits a matrix cell and Escape cancels it (static/page.js sends only these:
+        Enter on a switch it toggles itself)."""
         target = event.target
-        if event.key == "Enter" and getattr(target, "type", None) == "checkbox":
-            event.preventDefault()
-            target.click()
-        elif getattr(target, "name", None) == "cell" and event.key in ("Enter", "Escape"):
-            event.preventDefault()
+        if target.name == "cell" and event.key in ("Enter", "Escape"):
             (editing.commit_cell if event.key == "Enter" else editing.cancel_cell)(self, target)
 
     def on_submit(self, event):
-        event.preventDefault()
         if event.target.id == "guess-form":
             guessing.take_guess(self)
         elif self.show_sentence(self.region("sentence-input").value):
-            first = self.document.querySelector('input[name="word"]')
-            if first:
-                first.focus()
+            self.document.querySelector('input[name="word"]').focus()
 
     def reset(self):
         settings, tokens = schema.reset(self.settings, self.lexicons)
@@ -409,7 +381,7 @@ class Page:
         self.render(settings, tokens, ("all",))
         self.region("reset").focus()
 
-    # A button's id -> what a click on it does (each takes the page; async ones are awaited).
+    # A button's id -> what a click on it does (each takes the page).
     CLICKS = {
         "copy-link": sharing.copy_link,
         "copy-embed": sharing.copy_embed,
@@ -427,62 +399,67 @@ class Page:
         "reset": reset,
     }
 
-    async def on_click(self, event):
-        button = event.target.closest("button")
-        if not button or button.type != "button":
-            return
+    def on_click(self, event):
+        """A button (static/page.js sends the button clicked, as the target)."""
+        button = event.target
         action = self.CLICKS.get(button.id)
         if action is not None:
-            done = action(self)
-            if inspect.isawaitable(done):
-                await done
-        elif button.classList.contains("row-pick"):  # a heatmap row header
+            action(self)
+        elif "row-pick" in button.className.split():  # a heatmap row header
             self.select_row(int(button.dataset.row))
-            picked = self.document.querySelector(f'.row-pick[data-row="{button.dataset.row}"]')
-            if picked:
-                picked.focus()
+            self.document.querySelector(f'.row-pick[data-row="{button.dataset.row}"]').focus()
 
     def apply_host_message(self, data):
-        """Apply an attention:set message (already known to come from our parent)."""
-        if hasattr(data, "to_py"):
-            data = data.to_py()
+        """Apply an attention:set message (static/page.js checked it comes from our parent)."""
         settings, tokens, warnings, notes = schema.host_update(self.settings, self.lexicon_tokens, data,
                                                                self.lexicons)
         for warning in warnings:
-            self.js.console.warn(warning)
+            self.screen.add(["console", "warn", warning])
         self.render(settings, tokens, ("all",), notes)
 
-    def on_message(self, event):
-        """`attention:set` from the parent window only; everything else is ignored."""
-        if not self.framed or not getattr(self.js.Object, "is")(event.source, self.window.parent):
-            return
-        data = event.data
-        if getattr(data, "type", None) == "attention:set":
-            self.apply_host_message(data)
+    # An event's kind (static/page.js) -> its handler.
+    EVENTS = {"change": on_change, "input": on_input, "keydown": on_keydown, "submit": on_submit,
+              "click": on_click}
+
+    def receive(self, message):
+        """A message of the page's thread (static/page.js): an event, a host message, a call
+        back, an op it could not do, or the start. Returns the ops it wrote (JSON text)."""
+        screen = self.screen
+        screen.context = Context(message.get("context"))
+        kind = message["type"]
+        if kind == "start":
+            self.guarded(self.start, message)
+        elif kind == "host":
+            self.guarded(self.apply_host_message, message["data"])
+        elif kind == "error":  # an op the page's thread could not do (it said why in its console)
+            self.say_error(str(message.get("name") or "Error"))
+        elif kind == "callback":
+            callback = screen.callbacks.get(message["id"])
+            if callback is not None:
+                callback.work(*message.get("args", ()))
+        else:
+            self.guarded(self.EVENTS[kind], self, Event(message, screen))
+        return screen.take()
 
     # -- the start -----------------------------------------------------------------------
 
-    def early_answers(self):
-        """End the answers static/early.js gave before Python was up: {"choice": what the
-        controls ask for now, "shown": the state the page shows (None: as pre-rendered)}, or
-        None where it gave none."""
-        namespace = getattr(self.window, "attentionExplorer", None)
-        early = getattr(namespace, "early", None) if namespace is not None else None
-        early = early.stop() if early is not None else None
-        return early.to_py() if hasattr(early, "to_py") else None
+    def start(self, message):
+        """First render from the address, then any host messages that arrived while the engine
+        was loading (kept by static/page.js). `message`: what the page's thread said of itself
+        (static/page.js, `startMessage`): its address, whether it is framed, the state the
+        pre-rendered page shows, and what the early answers (static/early.js) ended with:
+        {"choice": what the controls ask for now, "shown": the state the page shows (None: as
+        pre-rendered)}, or None where they gave none.
 
-    def start(self):
-        """First render from the URL, then any host messages that arrived while Python was
-        loading (queued by static/boot.js).
-
-        Without state in the URL the pre-rendered page is already exactly what we would draw (a
-        test keeps it so; the state JSON is compared to be sure), and so is a state the early
-        answers drew (static/early.js wrote it into the URL): the controls are only enabled, no
-        redraw, no layout shift.
+        Without state in the address the pre-rendered page is already exactly what we would draw
+        (a test keeps it so; the state JSON is compared to be sure), and so is a state the early
+        answers drew (static/early.js wrote it into the address): the controls are only
+        enabled, no redraw, no layout shift.
         """
-        location = self.window.location
-        pairs = [tuple(pair) for pair in self.js.URLSearchParams.new(location.search).entries()]
-        self.address = (location.origin + location.pathname, pairs)
+        address = message["address"]
+        self.framed = bool(message.get("framed"))
+        pairs = [tuple(pair) for pair in address["pairs"]]
+        self.address = (address["base"], pairs)
         params = {}
         for name, value in pairs:
             params.setdefault(name, []).append(value)
@@ -491,17 +468,16 @@ class Page:
         record = contract.compute(settings, tokens)
         shown = contract.shown_tokens(settings, tokens, record)
         payload = contract.state_json(contract.build_state(settings, shown, record))
-        early = self.early_answers()
+        early = message.get("early")
         asked = settings.copy(**early["choice"]) if early else settings
         if (not notes and not self.lexicons[settings.lang].problems
                 and (not any(p in params for p in schema.URL_KEYS) or early and early["shown"])
-                and contract.same_state(payload, self.region("attention-state").textContent)):
+                and contract.same_state(payload, message.get("state") or "")):
             # (a lexicon edited after the build would differ from the pre-render: full render then)
             self.settings, self.tokens, self.lexicon_tokens, self.record = settings, shown, tokens, record
             self.row = contract.selected_row(settings, record)
             self.parts.track(self.region("analysis"))
-            for element in self.document.querySelectorAll("#app [disabled]"):
-                element.removeAttribute("disabled")
+            self.helpers.enable()
             self.say_ready(settings.lang)
             if asked != settings:  # (clicked before the early answers arrived, or with none to give)
                 self.render(asked, tokens, ())
@@ -510,39 +486,25 @@ class Page:
         else:
             self.render(asked, tokens, ("all",), notes)
         self.listen()
+        for data in message.get("queue") or ():
+            self.apply_host_message(data)
         # Everything made so far (modules, the lexicon's ~35,000 entries) lives as long as the
-        # page: out of the collector's way, a full collection during a click no longer walks it.
+        # engine: out of the collector's way, a full collection during a click no longer walks it.
         gc.freeze()
-        namespace = getattr(self.window, "attentionExplorer", None)  # static/boot.js's (docs/DESIGN.md)
-        queued = getattr(namespace, "queue", None) if namespace is not None else None
-        if queued:
-            for data in queued.to_py(depth=1) if hasattr(queued, "to_py") else []:
-                self.apply_host_message(data)
-            namespace.queue = to_js([])
 
     def listen(self):
-        """The page's listeners, on #app (where its re-rendered regions' events bubble to)."""
-        app, helpers, guarded = self.region("app"), self.helpers, self.guarded
-        self.window.addEventListener("message", guarded(self.on_message))
-        for kind, handler in (("change", self.on_change), ("keydown", self.on_keydown),
-                              ("submit", self.on_submit)):
-            app.addEventListener(kind, guarded(handler))
-        # (`input` and `click` reach Python only from the targets that need them: static/page.js)
-        app.addEventListener("input", helpers.forTargets('input[type="range"]', guarded(self.on_input)))
-        app.addEventListener("click", helpers.forTargets('button[type="button"]', guarded(self.on_click)))
-        # Scrolling a long grid's box, or Tab onto a row header near the drawn window's edge,
-        # asks for more rows only when needed (static/page.js).
-        watch = helpers.gridWatch(self.task(self.grid.rows_needed))
-        app.addEventListener("scroll", watch, True)
-        app.addEventListener("focusin", watch)
-        self.window.addEventListener("beforeprint", self.task(lambda *_: self.grid.printing(True)))
-        self.window.addEventListener("afterprint", self.task(lambda *_: self.grid.printing(False)))
+        """What the page's thread calls back: a long grid's box scrolled, or Tab onto a row header
+        near the drawn window's edge, asks for more rows (static/page.js, gridWatch); printing
+        shows the grid whole."""
+        self.helpers.listen(list(READ), self.task(self.grid.rows_needed),
+                            self.task(lambda *_: self.grid.printing(True)),
+                            self.task(lambda *_: self.grid.printing(False)))
 
 
-def start():
-    """The widget of this page (PyScript runs app/main.py here), then the widgets of the same
-    deployment waiting for this Python (app/widgets.py)."""
-    from pyscript import window
-    lexicons = Lexicons()
-    Page(window, lexicons).start()
-    widgets.serve(window, lambda frame: Page(frame, lexicons, timers=window).start())
+class Event:
+    """An event as static/page.js sent it: its target (an app.remote.Element read from the
+    context) and its key."""
+
+    def __init__(self, message, screen):
+        self.target = screen.element("target")
+        self.key = message.get("key")

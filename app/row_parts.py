@@ -8,13 +8,11 @@ a long text likewise draws those two empty when they are off screen (`later_on_r
 are marked aria-busy until then; they are brought up to date sooner when they come on screen,
 when a tab shows them, and before printing (`catch_up`). Clicks that come before the browser
 is idle leave them to be updated once. The browser-side halves are static/page.js's
-(watchParts, partHeights, holdParts, redrawPart, place, keepPlace, releasePart, partsOff,
-idle, idleCancel, patch).
+(watchParts, partHeights, holdParts, redrawPart, place, keepPlace, releasePart, idle,
+idleCancel, patch); which parts are off screen comes with each event (app/remote.py).
 """
 
 import json
-
-from pyodide.ffi import to_js
 
 from app import render
 from app.views import heatmap
@@ -31,8 +29,9 @@ class RowParts:
         self.drawn = {}  # row part -> the row its element shows (None: drawn empty)
         self.later = None  # the pending idle call of `catch_up` (its id), if any
         self.busy = set()  # row parts marked aria-busy (behind the selected row)
-        self.ids = to_js(list(PART_IDS))
+        self.ids = list(PART_IDS)
         self.caught_up = page.task(self.catch_up)
+        self.patch_refused = page.task(self.redraw_whole)
 
     def track(self, analysis, later=()):
         """The analysis was just drawn: every row part shows the selected row, but those in
@@ -51,7 +50,7 @@ class RowParts:
         """Those of the row parts `names` whose element shows another row than the selected one."""
         page = self.page
         return [name for name in names
-                if self.drawn.get(name, page.row) is not page.row and page.element(render.ROW_PARTS[name])]
+                if self.drawn.get(name, page.row) is not page.row and page.exists(render.ROW_PARTS[name])]
 
     def update(self, names):
         """Bring the row parts `names` up to the selected row: the bars and the table changed in
@@ -63,10 +62,10 @@ class RowParts:
             return
         changes = render.row_changes({name: self.drawn[name] for name in names if self.drawn[name] is not None},
                                      page.row, page.tokens, lang)
-        for name, change in list(changes.items()):
-            # (False when the page is not as the changes expect: the part is then drawn whole)
-            if not helpers.patch(page.element(render.ROW_PARTS[name]), json.dumps(change)):
-                del changes[name]
+        for name, change in changes.items():
+            # (the page's thread calls back when the page is not as the changes expect: the part
+            # is then drawn whole, `redraw_whole`)
+            helpers.patch(page.element(render.ROW_PARTS[name]), json.dumps(change), self.patch_refused, name)
         skip = set(changes) | set(render.ROW_PARTS).difference(names)
         for name, html in render.render_row_views(page.row, page.tokens, lang, skip=skip).items():
             helpers.redrawPart(page.element(render.ROW_PARTS[name]), html)
@@ -75,6 +74,15 @@ class RowParts:
                 self.busy.discard(name)
                 helpers.releasePart(page.element(render.ROW_PARTS[name]))
             self.drawn[name] = page.row
+
+    def redraw_whole(self, name):
+        """The page's thread could not change the row part `name` in place: draw it whole."""
+        page = self.page
+        if page.row is None or name not in render.ROW_PARTS:
+            return
+        skip = set(render.ROW_PARTS) - {name}
+        for part, html in render.render_row_views(page.row, page.tokens, page.settings.lang, skip=skip).items():
+            page.helpers.redrawPart(page.element(render.ROW_PARTS[part]), html)
 
     def later_on_redraw(self):
         """The bars and the table of a long text, when off screen (as their elements were last
@@ -88,7 +96,7 @@ class RowParts:
 
     def off_screen(self):
         """The row parts whose element is off screen now (as last observed)."""
-        off = set(self.page.helpers.partsOff(self.ids))
+        off = self.page.screen.context.off
         return [name for name, id_ in render.ROW_PARTS.items() if id_ in off]
 
     def wait_for_idle(self, names):
@@ -96,9 +104,8 @@ class RowParts:
         browser is idle (`catch_up`)."""
         page = self.page
         for name in names:
-            element = page.element(render.ROW_PARTS[name])
-            if element and self.drawn.get(name) is not page.row and name not in self.busy:
-                element.setAttribute("aria-busy", "true")
+            if page.exists(render.ROW_PARTS[name]) and self.drawn.get(name) is not page.row and name not in self.busy:
+                page.element(render.ROW_PARTS[name]).setAttribute("aria-busy", "true")
                 self.busy.add(name)
         if self.later is None:
             self.later = page.helpers.idle(self.caught_up)
@@ -117,7 +124,8 @@ class RowParts:
 
     def heights(self, later):
         """Before a redraw that leaves `later` empty: their heights now (kept until drawn)."""
-        return self.page.helpers.partHeights(to_js([render.ROW_PARTS[name] for name in later]))
+        return self.page.helpers.partHeights([render.ROW_PARTS[name] for name in later])
 
     def hold(self, later, heights):
-        self.page.helpers.holdParts(to_js([render.ROW_PARTS[name] for name in later]), heights)
+        self.page.helpers.holdParts([render.ROW_PARTS[name] for name in later], heights)
+        self.page.screen.context.off.update(render.ROW_PARTS[name] for name in later)

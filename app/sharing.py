@@ -6,67 +6,38 @@ an LMS iframe the clipboard is often refused: the box is then there to copy by h
 Each function takes the widget (an app.page.Page).
 """
 
-from pyodide.ffi import create_proxy, to_js
-
 from app import export
 from app.i18n import text
 
 
-def say(page, message):
-    page.region("share-status").textContent = message
-
-
-async def copy(page, value):
-    """Put `value` in the visible box, selected, and try the clipboard (two ways)."""
-    area = page.region("share-text")
-    area.hidden = False
-    area.value = value
-    area.focus()
-    area.select()
+def copy(page, value):
+    """Put `value` in the visible box, selected, and try the clipboard (two ways), saying which
+    worked (static/page.js, copyText: the clipboard is the page's)."""
     lang = page.settings.lang
-    try:
-        await page.window.navigator.clipboard.writeText(value)
-        say(page, text(lang, "copied"))
-        return
-    except Exception:  # noqa: BLE001 - no clipboard permission (e.g. inside an LMS iframe)
-        pass
-    try:
-        copied = bool(page.document.execCommand("copy"))
-    except Exception:  # noqa: BLE001
-        copied = False
-    say(page, text(lang, "copied" if copied else "copy_manual"))
+    page.helpers.copyText(page.region("share-text"), page.region("share-status"), value,
+                          text(lang, "copied"), text(lang, "copy_manual"))
 
 
 def download(page, data, name):
-    """Offer `data` (CSV text) as the file `name`."""
-    js = page.js
-    options = to_js({"type": "text/csv;charset=utf-8"}, dict_converter=js.Object.fromEntries)
-    blob = js.Blob.new(to_js([data]), options)
-    url = js.URL.createObjectURL(blob)
-    link = page.document.createElement("a")
-    link.href = url
-    link.download = name
-    page.document.body.appendChild(link)
-    link.click()
-    link.remove()
-    js.setTimeout(create_proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
-    say(page, text(page.settings.lang, "downloaded", file=name))
+    """Offer `data` (CSV text) as the file `name` (static/page.js, download)."""
+    page.helpers.download(data, name, "text/csv;charset=utf-8")
+    page.region("share-status").textContent = text(page.settings.lang, "downloaded", file=name)
 
 
-async def copy_link(page):
-    await copy(page, page.url(embed=False))
+def copy_link(page):
+    copy(page, page.url(embed=False))
 
 
-async def copy_embed(page):
-    await copy(page, export.embed_snippet(page.url(embed=True), page.settings.lang))
+def copy_embed(page):
+    copy(page, export.embed_snippet(page.url(embed=True), page.settings.lang))
 
 
-async def copy_exercise(page):
-    await copy(page, page.url(embed=False, quiz=True))
+def copy_exercise(page):
+    copy(page, page.url(embed=False, quiz=True))
 
 
-async def copy_exercise_embed(page):
-    await copy(page, export.embed_snippet(page.url(embed=True, quiz=True), page.settings.lang))
+def copy_exercise_embed(page):
+    copy(page, export.embed_snippet(page.url(embed=True, quiz=True), page.settings.lang))
 
 
 def steps_csv(page):

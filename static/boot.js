@@ -1,7 +1,9 @@
 /* Attention Explorer: loading progress and failure messages while Python starts (and, with
    quiz=1, the pre-rendered answer kept out of sight meanwhile). Plain JavaScript with no
-   dependencies. It only talks about loading: once Python is up, app/page.py owns the page
-   (and sets data-state="ready" on <html>). */
+   dependencies. It only talks about loading: the engine is started by static/page.js, which
+   tells the steps of its start here (py:progress events) and its failure
+   (attentionExplorer.fail); once Python is up, app/page.py owns the page (and sets
+   data-state="ready" on <html>). */
 (function () {
   "use strict";
   var html = document.documentElement;
@@ -20,7 +22,7 @@
   var asked = params.get("lang");
   var lang = asked && Object.prototype.hasOwnProperty.call(boot.strings, asked) ? asked : boot.default;
   var T = boot.strings[lang];
-  var steps = Object.keys(T.stages);  /* PyScript's progress steps, in order */
+  var steps = Object.keys(T.stages);  /* the engine's progress steps, in order (static/engine.mjs) */
 
   function status() { return document.getElementById("status"); }
   var framed = window.parent !== window;
@@ -56,6 +58,7 @@
     }
     if (window.console) console.error("Attention Explorer could not start Python:", detail);
   }
+  ns.fail = fail;
 
   if (params.get("embed") === "1") html.classList.add("embed");  /* compact, for iframes */
 
@@ -108,8 +111,8 @@
   if (framed) {
     window.addEventListener("message", function (event) {
       var d = event.data;
-      if (event.source === window.parent && html.dataset.state === "loading" &&
-          d && d.type === "attention:set") ns.queue.push(d);
+      if (ns.queue && event.source === window.parent && html.dataset.state === "loading" &&
+          d && d.type === "attention:set") ns.queue.push(d);  /* (till static/page.js starts the page) */
     });
     /* The height is told in each protocol a host may listen to: our own (embed.js), Canvas's
        (lti.frameResize, as a JSON string, which every Canvas version reads) and, once a host
@@ -190,49 +193,6 @@
     }
   });
 
-  /* Preload Python's files (listed in this script's data-preload) right after the first
-     frame: started in the <head> they would compete with the first paint; started by
-     PyScript they would wait until it has loaded and read its configuration. */
-  /* A follower widget (static/transfer.js) starts no Python of its own: nothing to preload. */
-  var list = ns.follower ? []
-    : (document.currentScript && document.currentScript.dataset.preload || "").split(/\s+/);
-  /* The interpreter module (static/interpreter.mjs, with Pyodide's small loader and
-     snapshot.mjs it imports) is fetched and run now, a few kB, so that Python's start
-     after the first frame does not wait for it. */
-  var interpreter = list.filter(function (url) { return /\/interpreter\.mjs$/.test(url); }).map(function (url) {
-    return import(new URL(url, document.baseURI).href);
-  })[0];
-  var preload = function () {
-    list.forEach(function (url) {
-      if (!url) return;
-      /* Python's start can begin now (static/interpreter.mjs), before PyScript asks. */
-      if (/\/interpreter\.mjs$/.test(url)) {
-        interpreter.then(function (m) { m.startEarly(); }, function () {});
-        return;
-      }
-      var link = document.createElement("link");
-      if (/\.m?js$/.test(url)) link.rel = "modulepreload";
-      else { link.rel = "preload"; link.as = "fetch"; link.crossOrigin = "anonymous"; }
-      /* The runtime cannot be downloaded (a firewall blocking .wasm, a missing file):
-         Pyodide would only log a warning and wait forever, so say it now. */
-      if (/\/vendor\//.test(url)) link.onerror = function () { fail(url); };
-      link.href = url;
-      document.head.appendChild(link);
-    });
-  };
-  /* Pyodide reports a wasm that cannot be fetched or compiled only with this warning. */
-  if (window.console && console.warn) {
-    var warn = console.warn;
-    console.warn = function (first) {
-      if (first === "wasm instantiation failed!") fail(first);
-      return warn.apply(console, arguments);
-    };
-  }
-  /* After static/transfer.js has its service worker in place (if any), so the runtime
-     comes through it. */
-  requestAnimationFrame(function () {
-    setTimeout(function () { (ns.transfer || Promise.resolve()).then(preload); }, 0);
-  });
   window.addEventListener("py:progress", function (event) {
     var i = steps.indexOf(event.detail);
     if (i >= 0) say(T.stages[event.detail], (i + 1) / (steps.length + 1));
@@ -245,22 +205,5 @@
     else if (event.error) fail(event.error);
   }, true);
   window.addEventListener("unhandledrejection", function (event) { fail(event.reason); });
-  /* PyScript writes its own error box at the end of <body> when the interpreter fails (it
-     runs after the page is parsed). Watching <body>'s own children, not every node the
-     parser adds: the pre-rendered page has thousands. */
-  var errors = new MutationObserver(function (records) {
-    for (var r = 0; r < records.length; r++) {
-      var added = records[r].addedNodes;
-      for (var i = 0; i < added.length; i++) {
-        var node = added[i];
-        if (node.nodeType === 1 && node.classList.contains("py-error")) fail(node.textContent);
-      }
-    }
-  });
-  document.addEventListener("DOMContentLoaded", function () {
-    var box = document.querySelector("body > .py-error");
-    if (box) fail(box.textContent);
-    errors.observe(document.body, { childList: true });
-  });
   setTimeout(function () { if (html.dataset.state === "loading") say(T.slow); }, 45000);
 })();

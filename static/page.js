@@ -1,12 +1,16 @@
-/* Attention Explorer: the browser-side helpers app/page.py calls, as
-   window.attentionExplorer.page.NAME (docs/DESIGN.md). Each does in one browser call what
-   would cost Python a call per element or per event; none holds text rules or maths: the
-   numbers and the HTML all come from Python (app/render.py). Loaded by every widget's own
-   page (a widget run by a sibling's Python calls its own page's, so `document` is its own).
-   Plain JavaScript, no dependencies; deferred, before PyScript's module (index.html). */
+/* Attention Explorer: the page's thread. It starts the engine (static/engine.mjs: Python in a
+   Web Worker) or, in a widget that follows another (static/transfer.js), connects to that
+   widget's engine; sends the engine the page's events, each with what the engine may read of
+   the page (`context`); and applies the ops the engine sends back (`apply`, app/remote.py),
+   among them the helpers below, window.attentionExplorer.page.NAME (docs/DESIGN.md). Each
+   helper does in one call what would cost the engine an op per element; none holds text
+   rules or maths: the numbers and the HTML all come from Python (app/render.py).
+   Plain JavaScript, no dependencies; deferred (index.html). */
 (function () {
   "use strict";
   var ns = window.attentionExplorer = window.attentionExplorer || {};
+  var html = document.documentElement;
+  var SRC = document.currentScript.src;  /* (engine.mjs is beside this script) */
 
   /* A long grid's window (app/views/heatmap.py): the two gap rows sized for the rows they
      stand for. */
@@ -24,6 +28,7 @@
        the page out anyway), sized again if a row is not `rowPx` tall; its box scrolled back
        to `scroll`. */
     gridFit: function (table, rowPx, scroll) {
+      if (!table || !table.tBodies[0].firstElementChild.classList.contains("gap")) return;  /* drawn whole */
       sizeGaps(table, rowPx);
       var wrap = table.parentElement;
       if (scroll > 0) wrap.pendingScroll = scroll;  /* read by a redraw before that frame */
@@ -40,6 +45,7 @@
        focus), the others removed, `head` added after the top gap and `tail` before the
        bottom one. */
     gridMove: function (table, start, stop, head, tail, rowPx) {
+      if (!table) return;
       var body = table.tBodies[0], top = body.firstElementChild, bottom = body.lastElementChild;
       var focusLost = false;
       for (var tr = top.nextElementSibling; tr && tr !== bottom;) {
@@ -103,6 +109,7 @@
        idle (app/page.py): an observer marks each part's `offScreen` and calls `catchUp` when a
        part marked aria-busy comes on screen (a sliver under 2 px is not seen). */
     watchParts: function (root, ids, catchUp) {
+      partIds = ids;
       if (root.partsWatch) root.partsWatch.disconnect();
       var watch = root.partsWatch = new IntersectionObserver(function (entries) {
         var due = false;
@@ -133,19 +140,15 @@
       });
     },
     releasePart: function (element) {
+      if (!element) return;
       element.removeAttribute("aria-busy");
       element.style.removeProperty("min-height");
-    },
-    partsOff: function (ids) {
-      return ids.filter(function (id) {
-        var element = document.getElementById(id);
-        return element && element.offScreen === true;
-      });
     },
 
     /* A part drawn anew keeps the keyboard focus a student had inside it (a table's scroll box
        reached with Tab while the part was still to be drawn): the same control, by its place. */
     redrawPart: function (element, html) {
+      if (!element) return;
       var active = document.activeElement;
       var at = active && active !== element && element.contains(active)
         ? Array.prototype.indexOf.call(element.querySelectorAll(FOCUSABLE), active) : -1;
@@ -181,45 +184,398 @@
        each selector (inside `root`) finding exactly one element per value, in order; a value
        already there is not written again (the text of a cell is changed in its own text node).
        The numbers and texts all come from Python (render.row_changes); this only writes them,
-       where 1,500 writes from Python would cost a browser call each. Stops and returns false
-       when a selector finds another count: the caller then draws the part whole. */
-    patch: function (root, changes) {
+       where 1,500 writes from Python would cost an op each. Stops and calls `refused(name)`
+       when a selector finds another count: the engine then draws the part `name` whole. */
+    patch: function (root, changes, refused, name) {
+      if (!root) return;
       var list = JSON.parse(changes);
       for (var c = 0; c < list.length; c++) {
-        var selector = list[c][0], name = list[c][1], values = list[c][2];
+        var selector = list[c][0], attribute = list[c][1], values = list[c][2];
         var found = root.querySelectorAll(selector);
-        if (found.length !== values.length) return false;
+        if (found.length !== values.length) return refused(name);
         for (var k = 0; k < values.length; k++) {
           var element = found[k], value = values[k];
-          if (name === "") {
+          if (attribute === "") {
             var only = element.firstChild;  /* a lone text node is changed, not replaced */
             if (only && only.nodeType === 3 && !only.nextSibling) {
               if (only.data !== value) only.data = value;
             } else element.textContent = value;
           }
-          else if (name === "outerHTML") element.outerHTML = value;
-          else if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+          else if (attribute === "outerHTML") element.outerHTML = value;
+          else if (element.getAttribute(attribute) !== value) element.setAttribute(attribute, value);
         }
       }
-      return true;
     },
 
-    /* Posts a message (JSON text) to the host page from this page's own JavaScript: the host
-       (embed.js) tells widgets apart by the message's source, which is the window of the code
-       that calls postMessage (for a page run by another widget's Python, app/widgets.py, that
-       Python's window otherwise). */
+    /* Posts a message (JSON text) to the host page from this page's own window: the host
+       (embed.js) tells widgets apart by the message's source. */
     tellHost: function (json) {
       window.parent.postMessage(JSON.parse(json), "*");
     },
 
-    /* `input` and `click` reach Python only from the targets that need them (a slider, a
-       button): a word click also fires both, and each would be a call into Python for nothing
-       (for an async handler, a task too) inside the click. */
-    forTargets: function (selector, handler) {
-      return function (event) {
-        var t = event.target;
-        if (t.closest && t.closest(selector)) handler(event);
+    /* The status says ready, and the note under it that every number is now computed live (a
+       shorter text moves nothing below it). */
+    sayReady: function (ready, note) {
+      var status = document.getElementById("status"), under = document.getElementById("status-note");
+      if (status) status.querySelector(".status-text").textContent = ready;
+      if (under && under.textContent !== note) {
+        under.style.minHeight = under.offsetHeight + "px";
+        under.textContent = note;
+      }
+    },
+
+    /* The controls the pre-rendered page kept disabled until the engine was up. */
+    enable: function () {
+      document.querySelectorAll("#app [disabled]").forEach(function (element) { element.removeAttribute("disabled"); });
+    },
+
+    /* `value` in the visible box, selected, and on the clipboard if the browser lets this page
+       write it (two ways; inside an LMS iframe it often does not: the box is there to copy by
+       hand); `status` says which. */
+    copyText: function (area, status, value, copied, manual) {
+      area.hidden = false;
+      area.value = value;
+      area.focus();
+      area.select();
+      var say = function (ok) { status.textContent = ok ? copied : manual; };
+      var byHand = function () {
+        var ok = false;
+        try { ok = !!document.execCommand("copy"); } catch (e) { /* refused */ }
+        say(ok);
       };
+      try {
+        navigator.clipboard.writeText(value).then(function () { say(true); }, byHand);
+      } catch (e) { byHand(); }
+    },
+
+    /* `data` offered as the file `name`. */
+    download: function (data, name, type) {
+      var url = URL.createObjectURL(new Blob([data], { type: type }));
+      var link = document.createElement("a");
+      link.href = url;
+      link.download = name;
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+    },
+
+    /* What the engine reads of the page with each event: the values of the controls `read`
+       (ids); what it wants to hear of besides events: a long grid's box scrolled near the drawn
+       window's edge (`rows`), printing and its end. */
+    listen: function (read, rows, printing, printed) {
+      valueIds = read;
+      var watch = ns.page.gridWatch(rows), app = document.getElementById("app");
+      app.addEventListener("scroll", watch, true);
+      app.addEventListener("focusin", watch);
+      window.addEventListener("beforeprint", printing);
+      window.addEventListener("afterprint", printed);
     }
   };
+
+  /* -- the engine's ops ------------------------------------------------------------------ */
+
+  var slots = new Map();  /* helper results kept for a later op (app/remote.py, Helpers) */
+  var target = null;  /* the target of the event the engine is answering */
+  var port = null;  /* this page's MessagePort to the engine */
+
+  function root(start) {
+    if (start === "doc") return document;
+    if (start === "target") return target;
+    if (start.id !== undefined) return document.getElementById(start.id);
+    var kept = slots.get(start.slot);
+    slots.delete(start.slot);  /* (each result is used once) */
+    return kept;
+  }
+  function resolve(path) {
+    var node = root(path[0]);
+    for (var i = 1; i < path.length && node != null; i++) {
+      var step = path[i];
+      node = typeof step === "object" ? node.querySelector(step[1]) : node[step];
+    }
+    return node;
+  }
+  function callback(id) {
+    return function () {
+      var args = Array.prototype.slice.call(arguments).map(function (a) {
+        return typeof a === "number" || typeof a === "string" || typeof a === "boolean" ? a : null;
+      });
+      send({ type: "callback", id: id, args: args });
+    };
+  }
+  function value(a) {
+    if (Array.isArray(a)) return a.map(value);
+    if (a && typeof a === "object") return "$" in a ? resolve(a.$) : "cb" in a ? callback(a.cb) : a;
+    return a;
+  }
+
+  /* The address, written as the engine asks (it keeps to one write every 100 ms); a browser's
+     limit on replaceState (Safari, Firefox) only delays it. */
+  var address = null, addressTimer = null;
+  function writeAddress(href) {
+    address = href;
+    if (addressTimer !== null) return;
+    try {
+      history.replaceState(null, "", href);
+    } catch (e) {
+      addressTimer = setTimeout(function () { addressTimer = null; writeAddress(address); }, 1000);
+    }
+  }
+
+  var DO = {
+    set: function (op) { var node = resolve(op[1]); if (node != null) node[op[2]] = op[3]; },
+    call: function (op) { var node = resolve(op[1]); if (node != null) node[op[2]].apply(node, op[3].map(value)); },
+    helper: function (op) {
+      var result = ns.page[op[1]].apply(null, op[2].map(value));
+      if (result !== undefined) slots.set(op[3], result);
+    },
+    url: function (op) { writeAddress(op[1]); },
+    console: function (op) { console[op[1]](op[2]); }
+  };
+  function apply(ops) {
+    var failed = null;
+    JSON.parse(ops).forEach(function (op) {
+      try {
+        DO[op[0]](op);
+      } catch (error) {  /* (one op that cannot be done costs nothing else; the page says so) */
+        console.error("Attention Explorer: an op of the engine failed:", JSON.stringify(op).slice(0, 200), error);
+        failed = failed || (error && error.name) || "Error";
+      }
+    });
+    if (failed && inFlight !== "error") send({ type: "error", name: failed });
+  }
+
+  /* -- the page's events --------------------------------------------------------------- */
+
+  /* What the engine may read of the page with an event (app/remote.py, Context): the values of
+     the controls it named (listen), the checked radio of each group, which row views it watches
+     are on the page (watchParts) and which of them are off screen, the long grid's window. */
+  var valueIds = [], partIds = [];
+  function context(element) {
+    var values = {}, checked = {}, ids = [], off = [];
+    valueIds.forEach(function (id) { var c = document.getElementById(id); if (c) values[id] = c.value; });
+    document.querySelectorAll("#app input[type=radio]:checked").forEach(function (c) { checked[c.name] = c.value; });
+    partIds.forEach(function (id) {
+      var e = document.getElementById(id);
+      if (!e) return;
+      ids.push(id);
+      if (e.offScreen === true) off.push(id);
+    });
+    var wrap = document.querySelector("#analysis .heatmap-wrap"), table = wrap && wrap.querySelector("table.heatmap");
+    var grid = table ? { scroll: wrap.pendingScroll || wrap.scrollTop, start: +table.dataset.start || 0,
+                         stop: +table.dataset.stop || 0, gap: !!table.querySelector("tr.gap") } : null;
+    return { target: element ? describe(element) : null, values: values, checked: checked, ids: ids, off: off, grid: grid };
+  }
+  function describe(t) {
+    var data = {};
+    for (var k in t.dataset || {}) data[k] = t.dataset[k];
+    return { name: t.name || "", value: t.value === undefined ? "" : String(t.value), type: t.type || "",
+             checked: !!t.checked, id: t.id || "", className: typeof t.className === "string" ? t.className : "",
+             dataset: data };
+  }
+
+  /* One message at a time: the next waits for the engine's answer to the last (it reads the
+     page as that answer left it). A slider's burst of input events sends its last value. */
+  var queue = [], busy = false, inFlight = null, contextMs = 0;
+  function send(message, element) {
+    if (message.type === "input") {
+      for (var i = 0; i < queue.length; i++) {
+        if (queue[i][0].type === "input" && queue[i][1] === element) { queue.splice(i, 1); break; }
+      }
+    }
+    /* (and of words picked one after another faster than the engine answers, the last: arrow
+       keys held through a long sentence) */
+    var last = queue[queue.length - 1];
+    if (last && message.type === "change" && last[0].type === "change" && element && element.name === "word" &&
+        last[1] && last[1].name === "word") queue.pop();
+    queue.push([message, element || null]);
+    next();
+  }
+  /* <main id="app" data-answering> while the engine has messages of this page to answer (a test,
+     or a host page's script, waits for the page to have settled). */
+  function answering() {
+    var app = document.getElementById("app"), on = busy || queue.length > 0;
+    if (app && app.hasAttribute("data-answering") !== on) app.toggleAttribute("data-answering", on);
+  }
+  function next() {
+    answering();
+    if (busy || !queue.length || !port) return;
+    var entry = queue.shift();
+    busy = true;
+    inFlight = entry[0].type;
+    target = entry[1];
+    var began = performance.now();
+    entry[0].context = context(entry[1]);
+    contextMs = performance.now() - began;
+    port.postMessage(JSON.stringify(entry[0]));
+    answering();
+  }
+
+  function listen() {
+    var app = document.getElementById("app");
+    app.addEventListener("change", function (event) { send({ type: "change" }, event.target); });
+    app.addEventListener("input", function (event) {
+      if (event.target.type === "range") send({ type: "input" }, event.target);
+    });
+    app.addEventListener("keydown", function (event) {
+      var t = event.target;
+      if (event.key === "Enter" && t.type === "checkbox") {  /* (native checkboxes only take Space) */
+        event.preventDefault();
+        t.click();
+      } else if (t.name === "cell" && (event.key === "Enter" || event.key === "Escape")) {
+        event.preventDefault();
+        send({ type: "keydown", key: event.key }, t);
+      }
+    });
+    app.addEventListener("submit", function (event) {
+      event.preventDefault();
+      send({ type: "submit" }, event.target);
+    });
+    app.addEventListener("click", function (event) {
+      var button = event.target.closest && event.target.closest('button[type="button"]');
+      if (button) send({ type: "click" }, button);
+    });
+    window.addEventListener("message", function (event) {
+      var d = event.data;
+      if (event.source === window.parent && window.parent !== window && d && d.type === "attention:set") {
+        send({ type: "host", data: d });
+      }
+    });
+  }
+
+  /* -- the start ----------------------------------------------------------------------- */
+
+  /* What the engine's Page needs to start (app/page.py, `start`): the address, the state the
+     page shows, the early answers' end (static/early.js) and the host's messages so far. */
+  function startMessage() {
+    var queued = ns.queue || [];
+    ns.queue = null;  /* (boot.js keeps no more: they come to `listen` now) */
+    var pairs = [];
+    new URLSearchParams(location.search).forEach(function (v, k) { pairs.push([k, v]); });
+    return { type: "start", framed: window.parent !== window,
+             address: { base: location.origin + location.pathname, pairs: pairs },
+             early: ns.early ? ns.early.stop() : null,
+             state: (document.getElementById("attention-state") || {}).textContent || "",
+             queue: queued };
+  }
+
+  var STAGE = "py:progress";  /* boot.js says each step of the start */
+  function onEngine(event) {
+    var m = event.data;
+    if (m.type === "ops") {
+      var began = performance.now();
+      if (m.ops) apply(m.ops);
+      if (m.done) {
+        /* (`make bench`: the work of the last answer, on each side) */
+        ns.work = { engine: m.ms, page: contextMs + performance.now() - began };
+        busy = false;
+        target = null;
+        next();
+      }
+    } else if (m.type === "engine") {
+      if (!ns.follower) html.dataset.start = m.start;
+      listen();
+      queue.unshift([startMessage(), null]);
+      next();
+    } else if (m.type === "progress") {
+      window.dispatchEvent(new CustomEvent(STAGE, { detail: m.stage }));
+    } else if (m.type === "failed") {
+      if (ns.follower) ns.follower.alone(false);  /* its leader's Python could not start */
+      else if (ns.fail) ns.fail(m.detail);
+    } else if (m.type === "trial") {
+      html.dataset.snapshot = m.result;
+    } else if (m.type === "figures") {
+      figures.splice(0).forEach(function (done) { done(m); });
+    }
+  }
+
+  /* The engine of this page (started once) and a port to it for each widget it serves: this
+     page's, and those of the followers (static/transfer.js). */
+  var worker = null, figures = [];
+  function engine() {
+    if (!worker) {
+      var url = new URL("./engine.mjs", SRC).href, options = { type: "module", name: "attention-engine" };
+      try {
+        worker = new Worker(url, options);
+      } catch (error) {
+        /* A frame sandboxed without allow-same-origin (origin "null") may start no worker from a
+           URL; a classic one from a blob URL may import the engine (the server allows any origin
+           to; a module worker from a blob fails there). Messages that come before the engine
+           listens are given to it once it does; a failed import is the worker's error. */
+        var start = "var early = []; onmessage = function (e) { early.push(e); };" +
+          "import(" + JSON.stringify(url) + ").then(function () { early.forEach(function (e) {" +
+          " dispatchEvent(new MessageEvent('message', { data: e.data, ports: e.ports })); }); }," +
+          " function (e) { setTimeout(function () { throw e; }); });";
+        worker = new Worker(URL.createObjectURL(new Blob([start], { type: "text/javascript" })), { name: options.name });
+      }
+      worker.onerror = function (event) { if (ns.fail) ns.fail(event.message || "the engine's worker failed"); };
+      quietThen(function () { worker.postMessage({ type: "quiet" }); });
+      /* (`make bench`: a promise of the engine's figures, {memory: bytes of its Python's memory,
+         transferred: bytes its worker fetched}) */
+      ns.engineFigures = function () {
+        return new Promise(function (done) { figures.push(done); worker.postMessage({ type: "figures" }); });
+      };
+    }
+    return worker;
+  }
+  function connect() {
+    var channel = new MessageChannel();
+    engine().postMessage({ type: "port" }, [channel.port2]);
+    return channel.port1;
+  }
+  if (ns.shared) {  /* a leader: its followers connect here */
+    ns.shared.connect = connect;
+    ns.shared.waiting.splice(0).forEach(function (go) { go(); });
+  }
+
+  function begin(give) {
+    try {
+      port = give();
+    } catch (error) {
+      if (ns.follower) return ns.follower.alone(true);  /* the leader's engine cannot take it */
+      if (ns.fail) ns.fail(error);
+      return;
+    }
+    port.onmessage = onEngine;
+  }
+  if (ns.follower) {
+    ns.follower.connect(begin);
+  } else {
+    /* Now (the page is parsed: its words are on screen or about to be, and the engine's start
+       is another thread's work), once static/transfer.js has its service worker in place (if
+       any), so the runtime comes through it. */
+    (ns.transfer || Promise.resolve()).then(function () { begin(connect); });
+  }
+
+  /* `then` once the page is ready and the student has paused: the snapshot's maker (a second
+     Python start, seconds of CPU) would otherwise compete with their clicks on a machine of
+     two cores. It waits for QUIET_MS without a click, key or input (counted from now, so
+     clicks before ready count too), and at most LATEST_MS after ready, so a student who
+     never pauses still gets a quick second visit. */
+  var QUIET_MS = 2000, LATEST_MS = 30000;
+  /* attention:input: input in a follower widget (static/transfer.js). */
+  var INPUTS = ["pointerdown", "click", "keydown", "input", "change", "attention:input"];
+  function quietThen(then) {
+    var lastInput = 0;
+    var noted = function () { lastInput = performance.now(); };
+    INPUTS.forEach(function (type) { addEventListener(type, noted, { capture: true, passive: true }); });
+    var quiet = function () {
+      var readyAt = performance.now();
+      var check = function () {
+        var now = performance.now();
+        var wait = Math.min(Math.max(lastInput, readyAt) + QUIET_MS, readyAt + LATEST_MS) - now;
+        if (wait > 0) return void setTimeout(check, wait);
+        INPUTS.forEach(function (type) { removeEventListener(type, noted, { capture: true }); });
+        then();
+      };
+      check();
+    };
+    if (html.dataset.state === "ready") return quiet();
+    var watch = new MutationObserver(function () {
+      if (html.dataset.state !== "ready") return;
+      watch.disconnect();
+      quiet();
+    });
+    watch.observe(html, { attributes: true, attributeFilter: ["data-state"] });
+  }
 })();

@@ -7,9 +7,10 @@
    here first. Anything unexpected here means "start Python the normal way", never a broken
    or waiting page.
 
-   How it works: the first visit starts Python normally. Once the page is ready, a
-   throwaway Python in a module Web Worker (snapshot-worker.mjs; the page's own Python
-   cannot make a snapshot and still run PyScript) starts with `_makeSnapshot`, imports the
+   How it works: the first visit starts Python normally (in the engine's worker,
+   engine.mjs, which imports this module). Once the page is ready and the student pauses, a
+   throwaway Python in a module Web Worker (snapshot-worker.mjs; the engine's own Python
+   cannot make a snapshot and still run the page) starts with `_makeSnapshot`, imports the
    runtime modules the page uses and compiles the page's own sources (attention_snapshot.py
    says what it keeps: their code, each with the bytes it came from, and imported only the
    app's modules that touch no page, checked against their files before the page imports
@@ -18,8 +19,7 @@
 
    One entry per deployment (its folder), recording the runtime folder it was made by
    (Pyodide build + stdlib) and FORMAT; one made by another is stale: deleted, normal start.
-   No file has to be read to find it, so a later visit starts restoring at once (the read
-   itself starts in static/transfer.js, while the page is drawn).
+   No file has to be read to find it, so a later visit starts restoring at once.
    The app's files are checked where they are used: an import uses the snapshot's code only
    for a file whose bytes are the ones it was compiled from, and a module kept imported stays
    only while every kept module's file has its bytes (app/main.py asks), so an edited file in a deployed
@@ -51,7 +51,7 @@ async function fetchBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/* The cache entry's URL (a name, never fetched; static/transfer.js reads it early too). */
+/* The cache entry's URL (a name, never fetched). */
 const KEY = `${BASE}snapshot/current`;
 
 /* What a snapshot of this runtime and format says in its headers. */
@@ -87,39 +87,28 @@ function waitForMaker(signalMaker) {
   });
 }
 
-/* Whether a snapshot of this deployment may be kept in this browser: one was stored here
-   once (markKept), or the browser cannot say. On a first visit this saves opening the Cache
-   API (its first opening in a browser profile can take 100 ms or more) before Python starts;
-   static/transfer.js reads the same mark. */
-const MARK = "attention-explorer-snapshot " + BASE;
-function mayBeKept() {
-  try { return localStorage.getItem(MARK) !== null; } catch (e) { return true; }
-}
-function markKept() {
-  try { localStorage.setItem(MARK, "1"); } catch (e) { /* the next visit looks in the cache anyway */ }
-}
-
 /* Run `make` holding this deployment's lock, unless another widget holds it (then skip). */
 function withLockIfFree(make) {
   if (!navigator.locks) return make();
   return navigator.locks.request(LOCK, { ifAvailable: true }, (lock) => lock && make());
 }
 
-/* Widgets of this deployment starting in the same browser tell each other so: a maker
+/* Engines of this deployment starting in the same browser tell each other so: a maker
    that knows of others makes the snapshot at once (they will restore it) instead of once
-   its own page is ready. */
-const channel = (() => {
-  if (typeof window === "undefined" || typeof BroadcastChannel === "undefined" || (globalThis.attentionExplorer || {}).trial)
-    return null;  /* pages only: not the worker, not the trial */
-  /* Refused (storage denied: Firefox throws). static/storage.js cannot help here: boot.js imports
-     this module before that deferred script runs. */
-  try { return new BroadcastChannel(LOCK); } catch (e) { return null; }
-})();
-let peers = false, onPeer = () => {};
-if (channel) {
+   its own page is ready. Opened by startPlan (an engine's), never by the snapshot's own
+   worker or the trial. */
+let channel = null, peers = false, onPeer = () => {};
+function listenForPeers() {
+  if (typeof BroadcastChannel === "undefined") return;
+  try { channel = new BroadcastChannel(LOCK); } catch (e) { return; }  /* refused: storage denied (Firefox) */
   channel.onmessage = () => { peers = true; onPeer(); };
   channel.postMessage("starting");
 }
+
+/* Called with the runtime's URL once a snapshot is stored and may be tried (engine.mjs:
+   tryInWorker). */
+let stored = () => {};
+export function onStored(then) { stored = then; }
 
 /* What the page's Python has imported: [[name, file or null], ...] and, read from its file
    system, the page's own source files among them (app, PyScript's package). */
@@ -150,13 +139,14 @@ export async function startPlan(runtimeURL) {
   /* A new snapshot, from this page's Python once it is ready (or, before, from the files):
      true once stored. */
   const store = (pyodide) => makeSnapshot(runtimeURL, key, expected, pyodide ? pageRecipe(pyodide) : null)
-    .then(() => caches.open(CACHE)).then((cache) => dropStale(cache, key)).then(markKept).then(() => true)
+    .then(() => caches.open(CACHE)).then((cache) => dropStale(cache, key)).then(() => true)
     .catch((e) => { console.info("Python snapshot not made:", e && e.message); return false; });
   let cache;
   const look = async () => kept(cache = cache || await caches.open(CACHE));
+  listenForPeers();
   try {
     if (!available()) return plan;
-    let hit = (await (window.attentionExplorer || {}).snapshot) || (mayBeKept() ? await look() : null);
+    let hit = await look();
     if (hit && Object.entries(expected).some(([name, value]) => hit.headers.get(name) !== value)) {
       hit.body.catch(() => {});
       cache = cache || await caches.open(CACHE);
@@ -182,7 +172,7 @@ export async function startPlan(runtimeURL) {
         let making = null, ready = null;
         const make = (pyodide) => making = making || store(pyodide).finally(() => release && release());
         /* (the trial, once the lock is free: only after this first, normal start) */
-        plan.afterReady = (pyodide) => make(ready = pyodide).then((stored) => stored && tryInFrame(runtimeURL));
+        plan.afterReady = (pyodide) => make(ready = pyodide).then((done) => done && stored(runtimeURL));
         onPeer = () => make(ready);
         if (!peers) return plan;
         await make(null);
@@ -197,7 +187,6 @@ export async function startPlan(runtimeURL) {
       }
     }
     cache = cache || await caches.open(CACHE);
-    markKept();
     const image = imageOf(hit);
     plan.kind = "snapshot";
     image.catch(() => {});  /* reported where loadPyodide awaits it (a refused snapshot) */
@@ -277,43 +266,38 @@ export function expand(stored, runsHeader, length) {
   return image;
 }
 
-/* A snapshot just stored is tried once, by a Python restored from it in a hidden frame
-   (snapshot-trial.html, removed after), while the student still pauses. The browser keeps a
+/* A snapshot just stored is tried once, by a Python restored from it in a worker of its own
+   (snapshot-trial.mjs, ended after), while the student still pauses. The browser keeps a
    script compiled, with the functions it ran, only once it has seen it twice: without the
    trial the second visit would compile Pyodide's JavaScript again (the first visit's Python
-   and the worker's do not count), ~30 ms of it here. A trial that fails is only reported: the
-   next visit's own start decides, as it always did (a frame's second Python can fail for want
-   of memory where the page's alone would not). <html data-snapshot> then says "tried",
-   "refused" or "unanswered" (read by `make bench` and the tests). */
+   and the maker's do not count), ~30 ms of it here. A trial that fails is only reported: the
+   next visit's own start decides, as it always did (a second Python can fail for want of
+   memory where the engine's alone would not). `said(result)` gets "tried", "refused" or
+   "unanswered" (the page writes it into <html data-snapshot>, read by `make bench` and the
+   tests). */
 const TRIAL_MS = 30000;
-function tryInFrame(runtimeURL) {
-  if (typeof document === "undefined" || !document.body) return;
-  const frame = document.createElement("iframe");
-  frame.hidden = true;
-  frame.tabIndex = -1;
-  frame.title = "Attention Explorer: snapshot trial";
-  frame.setAttribute("aria-hidden", "true");
-  let timer = null;
-  const answer = (event) => {
-    if (event.source === frame.contentWindow && event.data && event.data.type === "attention:trial")
-      finish(event.data.restored ? "tried" : "refused");
-  };
+export function tryInWorker(runtimeURL, said) {
+  let worker = null, timer = null;
   const finish = (result) => {
     if (timer === null) return;  /* said already */
     clearTimeout(timer);
     timer = null;
-    removeEventListener("message", answer);
-    frame.remove();
+    worker.terminate();
     if (result === "refused") console.info("Python snapshot: its trial restore failed");
-    document.documentElement.dataset.snapshot = result;
+    said(result);
   };
-  addEventListener("message", answer);
+  try {
+    worker = new Worker(new URL("./snapshot-trial.mjs", import.meta.url).href + "#" + encodeURIComponent(runtimeURL),
+                        { type: "module" });
+  } catch (error) {
+    return said("refused");
+  }
+  worker.onmessage = (event) => finish(event.data && event.data.restored ? "tried" : "refused");
+  worker.onerror = () => finish("refused");
   timer = setTimeout(() => finish("unanswered"), TRIAL_MS);
-  frame.src = new URL("./snapshot-trial.html", import.meta.url).href + "#" + encodeURIComponent(runtimeURL);
-  document.body.appendChild(frame);
 }
 
-/* In the trial frame: restore a Python from this deployment's snapshot; true if it runs. */
+/* In the trial's worker: restore a Python from this deployment's snapshot; true if it runs. */
 export async function restoresFrom(runtimeURL) {
   const cache = await caches.open(CACHE);
   const hit = await kept(cache);

@@ -34,27 +34,15 @@ def test_shipped_stdlib_is_compiled_by_the_runtimes_python():
         assert head[8:16] == _imp.source_hash(int.from_bytes(head[:4], "little"), source), name
 
 
-def test_page_and_config_point_at_the_pinned_runtime():
-    """index.html and pyscript.toml use the versioned folders of the pinned npm packages."""
+def test_the_engine_points_at_the_pinned_runtime():
+    """static/engine.mjs (the engine's worker) loads the versioned Pyodide folder of the pinned npm
+    package, and the page itself loads no Python runtime (nor PyScript): its thread stays free."""
     pyodide_dir, pyscript_dir = build.runtime_dirs()
     page = (build.ROOT / "index.html").read_text(encoding="utf-8")
-    config = (build.ROOT / "pyscript.toml").read_text(encoding="utf-8")
-    assert f"vendor/{pyscript_dir}/core.js" in page and f"vendor/{pyodide_dir}/pyodide.asm.wasm" in page
-    assert 'interpreter = "./static/interpreter.mjs"' in config
-    wrapper = (build.ROOT / "static" / "interpreter.mjs").read_text(encoding="utf-8")
-    assert f'"../vendor/{pyodide_dir}/pyodide.mjs"' in wrapper
+    engine = (build.ROOT / "static" / "engine.mjs").read_text(encoding="utf-8")
+    assert f'"../vendor/{pyodide_dir}/pyodide.mjs"' in engine and f'"../vendor/{pyodide_dir}/"' in engine
+    assert "vendor/" not in page and 'type="py"' not in page
     assert build.package_version("pyodide") == build.pinned_version("pyodide")
-
-
-def test_every_file_pyscript_fetches_is_preloaded():
-    """boot.js preloads each app file and lexicon listed in pyscript.toml (and main.py)."""
-    import re
-    page = (build.ROOT / "index.html").read_text(encoding="utf-8")
-    preloaded = set(re.search(r'data-preload="([^"]*)"', page).group(1).split())
-    config = (build.ROOT / "pyscript.toml").read_text(encoding="utf-8")
-    for source in re.findall(r'^"(\./[^"]+)" = ', config, re.M):
-        assert source in preloaded
-    assert "./app/main.py" in preloaded and "./pyscript.toml" in preloaded
 
 
 def test_the_app_archive_holds_the_current_sources_and_their_compiled_copies():
@@ -99,15 +87,26 @@ def test_a_module_edited_after_the_build_no_longer_matches_the_archive(tmp_path)
     assert "app/app.zip: views/extra.py is missing" in build.stale_archive(tmp_path)
 
 
-def test_the_storage_stand_ins_run_before_pyscript_without_holding_up_the_first_paint():
-    """static/storage.js (IndexedDB and BroadcastChannel stand-ins) is a deferred script placed before
-    PyScript's module script: deferred and module scripts run in document order, after parsing."""
-    head = (build.ROOT / "index.html").read_text(encoding="utf-8").split("</head>")[0]
-    storage = head.index('<script src="./static/storage.js" defer></script>')
-    core = head.index('<script type="module" src="./vendor/pyscript-')
-    assert storage < core
-    # (and the early answers' script first of all: its states are fetched before Python's files)
-    assert head.index('<script src="./static/early.js" defer></script>') < storage
+def test_the_first_paint_waits_for_no_request_but_the_page():
+    """The head's style and its two small scripts that decide before the first paint (transfer.js,
+    boot.js) are inlined from static/ by the build, each allowed by its hash in the page's CSP
+    (and nothing else inline is); early.js and page.js are deferred, early.js first: the page
+    thread starts the engine only after the early answers are in place."""
+    import base64
+    import hashlib
+    page = (build.ROOT / "index.html").read_text(encoding="utf-8")
+    head = page.split("</head>")[0]
+    assert '<link rel="stylesheet"' not in head
+    style = re.search(r"<style>(.*?)</style>", head, re.S)[1]
+    script = re.search(r"<script data-boot=[^>]*>(.*?)</script>", head, re.S)[1]
+    assert style == (build.ROOT / "static" / "style.css").read_text(encoding="utf-8")
+    assert script == "\n".join((build.ROOT / "static" / n).read_text(encoding="utf-8") for n in ("transfer.js", "boot.js"))
+    csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)"', head)[1]
+    digest = {t: "'sha256-" + base64.b64encode(hashlib.sha256(t.encode()).digest()).decode() + "'" for t in (style, script)}
+    assert re.search(r"script-src 'self' (\S+) ", csp)[1] == digest[script]
+    assert re.search(r"style-src 'self' (\S+);", csp)[1] == digest[style]
+    assert "unsafe-inline" not in csp and len(re.findall(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)", page)) == 1
+    assert re.findall(r'<script src="\./static/(\w+\.js)" defer>', head) == ["early.js", "page.js"]
 
 
 def test_no_javascript_lives_in_python_strings():

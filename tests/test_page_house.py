@@ -2,11 +2,12 @@
 lives in its `Page` object, never in module globals, and every click has one place to go."""
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# The modules that run in the page (and touch a widget's DOM through its Page).
-BROWSER_SIDE = ("page", "grid", "row_parts", "editing", "sharing", "guessing", "widgets")
+# The modules that run in the engine (and touch a widget's DOM through its Page's Screen).
+BROWSER_SIDE = ("engine", "remote", "page", "grid", "row_parts", "editing", "sharing", "guessing")
 
 
 def module(name):
@@ -33,8 +34,9 @@ def test_no_module_globals_beyond_constants():
 
 
 def test_every_button_and_special_control_has_one_entry_in_the_dispatch_tables():
-    """Page.CLICKS names each button id once, Page.CHANGES each special control once, and each
-    button id it names is drawn by a view (a click has one place to go, a new button one line)."""
+    """Page.CLICKS names each button id once, Page.CHANGES each special control once, Page.EVENTS
+    each kind of event the page's thread sends, and each button id is drawn by a view (a click
+    has one place to go, a new button one line)."""
     page = next(n for n in module("page").body if isinstance(n, ast.ClassDef) and n.name == "Page")
     tables = {}
     for node in page.body:
@@ -42,7 +44,9 @@ def test_every_button_and_special_control_has_one_entry_in_the_dispatch_tables()
             keys = [k.value for k in node.value.keys]
             assert len(keys) == len(set(keys)), node.targets[0].id
             tables[node.targets[0].id] = keys
-    assert set(tables) == {"CLICKS", "CHANGES"}
+    assert set(tables) == {"CLICKS", "CHANGES", "EVENTS"}
+    thread = (ROOT / "static" / "page.js").read_text(encoding="utf-8")  # (each event kind it sends has a handler)
+    assert set(tables["EVENTS"]) == set(re.findall(r'send\(\{ type: "(\w+)"', thread)) - {"host", "callback", "error"}
     views = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "app" / "views").glob("*.py"))
     for button in tables["CLICKS"]:  # (drawn as id="…", or named in a view's list of buttons)
         assert f'id="{button}"' in views or f'("{button}",' in views, button

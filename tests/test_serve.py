@@ -74,7 +74,7 @@ def test_files_that_are_not_the_page_are_not_served(base_url, path):
 def test_every_answer_may_be_read_by_an_opaque_origin(base_url):
     """A widget in an iframe sandboxed without allow-same-origin (origin "null") can load its module
     scripts and files: every answer carries Access-Control-Allow-Origin: *."""
-    for path in ("/", "/static/interpreter.mjs", PYODIDE + "pyodide.asm.wasm", "/app/app.zip", "/lexicon/it.csv"):
+    for path in ("/", "/static/engine.mjs", PYODIDE + "pyodide.asm.wasm", "/app/app.zip", "/lexicon/it.csv"):
         assert get(base_url, path, Origin="null")[1]["Access-Control-Allow-Origin"] == "*", path
 
 

@@ -10,6 +10,7 @@ the `prerender` markers of index.html, so the page is readable before Python sta
 """
 
 import argparse
+import base64
 import gzip
 import hashlib
 import html
@@ -35,23 +36,20 @@ STDLIB_KEEP = ROOT / "tools" / "stdlib-keep.txt"
 BYTECODE_TOOL = ROOT / "tools" / "bytecode.mjs"
 # Files worth compressing ahead of time (the server sends FILE.br or FILE.gz when it exists).
 PRECOMPRESS = (".wasm", ".mjs", ".js", ".css", ".json", ".zip")
-# PyScript's own modules its core imports before it asks for the interpreter (by name; the hash
-# in each file name changes with the version). Preloaded, they are not fetched one after
-# another once Python's start has kept the page busy.
-PYSCRIPT_CHUNKS = ("toml", "deprecations-manager", "donkey", "error", "py-editor", "py-game", "py-terminal")
 # The app's archive: its modules' sources and their copies compiled for the browser's Python
-# (tools/bytecode.mjs; kept current by `prerender`), unpacked by PyScript into app/
-# (pyscript.toml). The page loads the app from it, not from the .py files beside it.
+# (tools/bytecode.mjs; kept current by `prerender`), unpacked by the engine into app/
+# (pyscript.toml's [files], static/engine.mjs). The engine loads the app from it, not from the
+# .py files beside it.
 ARCHIVE = "app/app.zip"
-# The modules of app/ the page does not load: the entry script (PyScript runs it, named on
-# the page), and the terminal and notebook ones, which run on CPython only.
+# The modules of app/ the engine does not import: the entry script (static/engine.mjs runs it),
+# and the terminal and notebook ones, which run on CPython only.
 OUTSIDE_THE_ARCHIVE = ("app/main.py", "app/__main__.py", "app/notebook.py", "app/plain_text.py")
 # The pre-rendered example's early answers (tools/early.py, static/early.js) and their gzip copy,
 # which static/early.js fetches where the browser can unpack it (on a host that compresses
 # nothing, a tenth of the bytes).
 EARLY = ROOT / "static" / "early.json"
 # Files that name the versioned runtime folder (kept current by `prerender`).
-RUNTIME_REFS = ("pyscript.toml", "static/interpreter.mjs")
+RUNTIME_REFS = ("pyscript.toml", "static/engine.mjs")
 
 
 def package_version(name, root=ROOT):
@@ -142,18 +140,6 @@ def prerendered_region(lang="it"):
             f'<script type="application/json" id="attention-state">{data}</script>\n{END}')
 
 
-def preload_list(root=ROOT):
-    """What static/boot.js preloads, in the order it asks: the interpreter module (boot.js
-    starts Python with it) and the runtime first, as the browser only fetches a few files
-    at a time from one host; then PyScript's modules and config, main.py and every file the
-    PyScript config lists (the same URLs PyScript and Pyodide then ask for)."""
-    pyodide_dir = runtime_dirs(root)[0]
-    runtime = [f"./vendor/{pyodide_dir}/{name}" for name in
-               ("pyodide.mjs", "pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", "pyodide-lock.json")]
-    return (["./static/interpreter.mjs", "./static/snapshot.mjs"] + runtime + pyscript_chunks(root)
-            + ["./pyscript.toml", "./app/main.py"] + config_files(root))
-
-
 def config_files(root=ROOT):
     """The URLs of pyscript.toml's [files] ("./app/attention.py", …), in its order."""
     return re.findall(r'^"(\./[^"]+)" = ', (root / "pyscript.toml").read_text(encoding="utf-8"), re.M)
@@ -220,19 +206,6 @@ def make_archive(root=ROOT):
                    check=True, cwd=root)
 
 
-def pyscript_chunks(root=ROOT):
-    """./vendor/pyscript-…/ core chunk (named by core.js) and NAME-HASH.js of each of
-    PYSCRIPT_CHUNKS, as that chunk imports them (what PyScript loads before it asks for the interpreter)."""
-    folder = root / "vendor" / runtime_dirs(root)[1]
-    core = re.search(r'from"\./(core-[\w-]+\.js)"', (folder / "core.js").read_text(encoding="utf-8")).group(1)
-    imported = re.findall(r'import\("\./([\w-]+\.js)"\)', (folder / core).read_text(encoding="utf-8"))
-    found = [core] + [f for f in dict.fromkeys(imported) if any(re.fullmatch(rf"{n}-[\w-]+\.js", f) for n in PYSCRIPT_CHUNKS)]
-    missing = [n for n in PYSCRIPT_CHUNKS if not any(f.startswith(n + "-") for f in found)]
-    if missing:  # a new PyScript: update PYSCRIPT_CHUNKS
-        raise SystemExit(f"tools/build.py: PyScript's core no longer imports {missing}")
-    return [f"./vendor/{folder.name}/{f}" for f in found]
-
-
 def boot_data():
     """What static/boot.js needs before Python is up, from the page's own sources: its messages in
     each language (app/i18n.py), the default language, and the words a link's switch reads as on
@@ -240,22 +213,47 @@ def boot_data():
     return {"default": i18n.DEFAULT_LANG, "truthy": list(schema.TRUE_WORDS), "strings": i18n.boot_strings()}
 
 
+# What the first paint needs, inlined into index.html's <head> by `prerender` (one round trip
+# less: on a phone's slow line each costs ~0.6 s before the words can show), each allowed by its
+# hash in the page's Content-Security-Policy (no other inline script or style is).
+INLINE_START, INLINE_END = "<!-- inline:start", "<!-- inline:end -->"
+INLINE_STYLE = ("static/style.css",)
+INLINE_SCRIPT = ("static/transfer.js", "static/boot.js")
+CSP = ("default-src 'self'; script-src 'self' {script} 'wasm-unsafe-eval' 'unsafe-eval'; worker-src 'self' blob:; "
+       "style-src 'self' {style}; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; "
+       "base-uri 'self'; form-action 'self'")
+
+
+def csp_hash(text):
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
+
+
+def inlined_head():
+    """(the <head>'s inline style and script, as index.html holds them; the page's CSP)."""
+    style = "\n".join((ROOT / name).read_text(encoding="utf-8") for name in INLINE_STYLE)
+    script = "\n".join((ROOT / name).read_text(encoding="utf-8") for name in INLINE_SCRIPT)
+    for text, end in ((style, "</style"), (script, "</script")):
+        if end in text.lower() or "<!--" in text:
+            raise SystemExit(f"tools/build.py: an inlined file holds {end} or <!--")
+    params = 'data-params="' + " ".join(schema.URL_KEYS) + '"'
+    boot = 'data-boot="' + html.escape(json.dumps(boot_data(), ensure_ascii=False), quote=True) + '"'
+    block = (f"{INLINE_START}: made by `make build` from {', '.join(INLINE_STYLE + INLINE_SCRIPT)} -->\n"
+             f"<style>{style}</style>\n<script {boot} {params}>{script}</script>\n{INLINE_END}")
+    return block, CSP.format(script=csp_hash(script), style=csp_hash(style))
+
+
 def with_prerender(page):
-    """index.html text with its pre-rendered region, runtime paths, preloads, the list of state
-    parameters (boot.js's data-params, from the settings schema) and boot.js's messages
-    (data-boot, from app/i18n.py) made current."""
+    """index.html text with its pre-rendered region, runtime paths, and its head's inline style
+    and script (static/style.css; static/transfer.js and boot.js, with the list of state
+    parameters, data-params, from the settings schema, and boot.js's messages, data-boot, from
+    app/i18n.py) and the CSP that allows them, made current."""
     head, rest = page.split(START, 1)
     _, tail = rest.split(END, 1)
-    preload = 'data-preload="\n  ' + "\n  ".join(preload_list()) + '"'
-    head = re.sub(r'data-preload="[^"]*"', lambda _: preload, with_runtime_paths(head))
-    params = 'data-params="' + " ".join(schema.URL_KEYS) + '"'
-    if "data-params=" not in head:
-        head = head.replace('<script src="./static/boot.js"', '<script src="./static/boot.js" ' + params)
-    head = re.sub(r'data-params="[^"]*"', lambda _: params, head)
-    boot = 'data-boot="' + html.escape(json.dumps(boot_data(), ensure_ascii=False), quote=True) + '"'
-    if "data-boot=" not in head:
-        head = head.replace('<script src="./static/boot.js"', '<script src="./static/boot.js" ' + boot)
-    head = re.sub(r'data-boot="[^"]*"', lambda _: boot, head)
+    head = with_runtime_paths(head)
+    block, csp = inlined_head()
+    before, inline = head.split(INLINE_START, 1)
+    head = before + block + inline.split(INLINE_END, 1)[1]
+    head = re.sub(r'(<meta http-equiv="Content-Security-Policy" content=")[^"]*(")', lambda m: m[1] + csp + m[2], head)
     note = html.escape(i18n.text(i18n.DEFAULT_LANG, "boot_early"), quote=False)
     head = re.sub(r'(<p id="status-note" class="status-note">)[^<]*(</p>)', lambda m: m[1] + note + m[2], head)
     return head + prerendered_region() + tail
@@ -327,7 +325,7 @@ def main(argv=None):
     if args.step == "check":
         refs = [(ROOT / name).read_text(encoding="utf-8") for name in RUNTIME_REFS]
         if fresh != page or any(with_runtime_paths(text) != text for text in refs):
-            print("index.html, pyscript.toml or static/interpreter.mjs is stale; run `make build`.")
+            print("index.html, pyscript.toml or static/engine.mjs is stale; run `make build`.")
             return 1
         stale = stale_archive() + stale_early()
         if stale:

@@ -22,14 +22,16 @@ from tools.serve import PUBLIC  # noqa: E402
 NAME = "attention-explorer"
 # Hosts compress themselves; the lexicon build's reports of left-out words are not loaded.
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*", "*.br", "*.gz", "*-left-out.txt")
-# Python's runtime and PyScript also ship gzipped: on a host that compresses nothing, sw.js
+# Python's runtime also ships gzipped: on a host that compresses nothing, sw.js
 # serves these (decompressed by the browser) instead of the plain files, which stay as
 # fallback. So do the app's entry script and the generated lexicons (gzipped here), which
 # sw.js uses only while the plain file is unchanged; the teacher's CSVs stay plain only, and
 # the app's archive too (deflated already: gzip would save 2%). The example's early answers
 # (static/early.json) are fetched as .gz and unpacked by static/early.js itself.
 RUNTIME_SKIP = shutil.ignore_patterns("__pycache__", ".*", "*.br")
-GZIPPED_TOO = re.compile(r"^(app/main\.py|lexicon/.+\.txt|vendor/pyscript-[^/]+/[^/]+\.(js|css)|static/early\.json)$")
+GZIPPED_TOO = re.compile(r"^(app/main\.py|lexicon/.+\.txt|static/early\.json)$")
+# Of vendor/, the page's engine loads Pyodide only (PyScript is there for `make bench`'s bare page).
+VENDOR_SHIPPED = re.compile(r"^pyodide-")
 # Of app/, the page loads its archive and the entry script only (tools/build.py): the modules'
 # own .py files are not shipped, so nobody edits one in a deployed folder to no effect.
 APP_FILES = ("app.zip", "main.py")
@@ -51,7 +53,10 @@ def make_bundle(out, root=ROOT):
             if item == "app/":
                 ignore = lambda d, names: [n for n in names if Path(d) != src or n not in APP_FILES]  # noqa: E731
             if item == "vendor/":
-                ignore = lambda d, names: (RUNTIME_SKIP if re.search(r"/py(odide|script)-", d) else SKIP)(d, names)  # noqa: E731
+                def ignore(d, names, vendor=src):
+                    if Path(d) == vendor:
+                        return [n for n in names if not VENDOR_SHIPPED.match(n)]
+                    return (RUNTIME_SKIP if re.search(r"/pyodide-", d) else SKIP)(d, names)
             shutil.copytree(src, folder / item.rstrip("/"), ignore=ignore)
         elif src.exists():
             shutil.copy2(src, folder / item)

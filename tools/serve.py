@@ -19,6 +19,7 @@ import gzip
 import http.server
 import os
 import posixpath
+import re
 import sys
 import urllib.parse
 from pathlib import Path
@@ -40,11 +41,21 @@ TYPES = {
 }
 COMPRESSIBLE = {".wasm", ".mjs", ".js", ".css", ".html", ".py", ".toml", ".csv", ".json", ".txt"}
 IMMUTABLE = "public, max-age=31536000, immutable"
-# The same policy as the <meta> in index.html (see the comment there for each source).
-CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'; style-src 'self'; "
+# A page's policy is the one its <meta> says (index.html's allows its inline style and script by
+# their hashes: tools/build.py); a page with none gets this one.
+META_CSP = re.compile(rb'<meta http-equiv="Content-Security-Policy" content="([^"]*)"')
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'; worker-src 'self' blob:; style-src 'self'; "
        "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; "
        "form-action 'self'")
 REVALIDATE = "no-cache"
+
+
+@functools.lru_cache(maxsize=64)
+def _policy(path, mtime_ns):
+    """The Content-Security-Policy of the page at `path` (its <meta>'s, else CSP)."""
+    with open(path, "rb") as f:
+        found = META_CSP.search(f.read())
+    return found[1].decode() if found else CSP
 
 
 @functools.lru_cache(maxsize=256)
@@ -102,7 +113,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 data = f.read()
         headers["Content-Type"] = TYPES.get(ext, "application/octet-stream")
         if ext == ".html":
-            headers["Content-Security-Policy"] = CSP
+            headers["Content-Security-Policy"] = _policy(path, stat.st_mtime_ns)
             headers["Referrer-Policy"] = "no-referrer"
         if encoding:
             headers["Content-Encoding"] = encoding

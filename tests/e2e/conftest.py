@@ -242,12 +242,14 @@ def get_state(page):
     return json.loads(page.locator("#attention-state").text_content())
 
 
-def wait_state(page, predicate_js):
-    """Wait until the state JSON satisfies a JS predicate on `s`, and the row views left for
-    when the browser is idle (off screen: app/page.py, `_watch_parts`) are drawn."""
+def wait_state(page, predicate_js, timeout=10_000):
+    """Wait until the engine has answered every event so far (static/page.js: #app[data-answering]),
+    the state JSON satisfies a JS predicate on `s`, and the row views left for when the browser is
+    idle (off screen: app/row_parts.py) are drawn."""
     page.wait_for_function(
         f"(() => {{ const s = JSON.parse(document.getElementById('attention-state').textContent); "
-        f"return ({predicate_js}) && !document.querySelector('#analysis [aria-busy]'); }})()", timeout=10_000)
+        f"return ({predicate_js}) && !document.querySelector('#app[data-answering], #analysis [aria-busy]'); }})()",
+        timeout=timeout)
     return get_state(page)
 
 

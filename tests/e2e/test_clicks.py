@@ -71,23 +71,34 @@ BUSY = "[...document.querySelectorAll('#analysis [aria-busy]')].map(e => e.id)"
 CAPTION = "document.querySelector('table.steps caption').textContent"
 FRAME = "new Promise(ok => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(ok))))"
 GRID_TOP = "document.getElementById('view-heatmap').getBoundingClientRect().top"
+# What the engine's answers left on the page, each as it was applied (the engine answers in its
+# worker, so a burst's marks are seen as they come, not within the clicks' own task): the row
+# views marked busy, with the height each held, and the heatmap's selected row.
+WATCH = """() => { window.__seen = {busy: {}, selected: []};
+  new MutationObserver(() => {
+    document.querySelectorAll('#analysis [aria-busy]').forEach(e => { window.__seen.busy[e.id] = e.style.minHeight; });
+    const tr = document.querySelector('table.heatmap tr.selected'); if (tr) window.__seen.selected.push(tr.dataset.row);
+  }).observe(document.getElementById('analysis'), {subtree: true, childList: true, attributes: true}); }"""
+SEEN_BUSY = "(() => { const b = window.__seen.busy; window.__seen.busy = {}; return b; })()"
 
 
 def test_a_long_texts_views_off_screen_catch_up_with_a_burst_of_clicks(browser, base_url):
     """40 words, the grid on screen: words clicked in a burst leave the bars and the table
     (off screen) marked busy, then brought up to date as a fresh page draws them; a tab that
-    shows them, or printing, brings them up to date at once."""
+    shows them, or printing, brings them up to date as soon as the engine answers."""
     words = (WORDS12 * 4)[:40]
     context, page = open_page(browser, base_url, "?limit=40&s=" + "+".join(words) + "&focus=1")
     wait_ready(page)
     page.locator("#view-heatmap").evaluate("e => e.scrollIntoView()")
     page.evaluate(FRAME)  # the views' positions observed
     assert abs(page.evaluate(GRID_TOP)) <= 2
-    busy = page.evaluate(f"""() => {{
-        for (const i of [5, 17, 3, 26]) document.querySelector(`input[name="word"][value="${{i}}"]`).click();
-        return [{BUSY}, document.querySelector('table.heatmap tr.selected').dataset.row]; }}""")
-    assert {"view-bars", "view-table"} <= set(busy[0]) and busy[1] == "26"  # the grid, on screen, at once
+    page.evaluate(WATCH)
+    page.evaluate("""() => {
+        for (const i of [5, 17, 3, 26]) document.querySelector(`input[name="word"][value="${i}"]`).click(); }""")
     s = wait_state(page, "s.focus === 26")
+    seen = page.evaluate("window.__seen")
+    assert {"view-bars", "view-table"} <= set(seen["busy"])  # marked busy, then brought up to date
+    assert seen["selected"][-1] == "26" and page.evaluate(SEEN_BUSY)  # the grid, on screen, with the last word
     check_row_against_numpy(page, s)
     assert abs(page.evaluate(GRID_TOP)) <= 2  # the views drawn above it did not move the grid away
     page.wait_for_url(lambda url: "focus=26&" in url)
@@ -95,11 +106,12 @@ def test_a_long_texts_views_off_screen_catch_up_with_a_burst_of_clicks(browser, 
     wait_ready(fresh)
     assert views_html(page) == views_html(fresh), "a view caught up differs from a fresh page's"
     fresh_context.close()
-    busy, held = page.evaluate(f"""() => {{ document.getElementById('mask').click();
-        return [{BUSY}, ['view-bars', 'view-table'].map(id => document.getElementById(id).style.minHeight)]; }}""")
+    page.evaluate("document.getElementById('mask').click()")
+    s = wait_state(page, "s.mask === true")
+    busy = page.evaluate(SEEN_BUSY)
+    held = [busy.get("view-bars", ""), busy.get("view-table", "")]
     assert {"view-bars", "view-table"} <= set(busy)  # a setting change draws them when idle,
     assert all(h.endswith("px") and float(h[:-2]) > 100 for h in held)  # holding their height meanwhile
-    s = wait_state(page, "s.mask === true")
     check_row_against_numpy(page, s)
     assert abs(page.evaluate(GRID_TOP)) <= 2  # drawn empty, then whole: the grid stayed where it was
     page.wait_for_url(lambda url: "mask=1" in url)
@@ -109,22 +121,27 @@ def test_a_long_texts_views_off_screen_catch_up_with_a_burst_of_clicks(browser, 
     assert page.evaluate("['view-bars', 'view-table'].map(id => document.getElementById(id).style.minHeight)") \
         == ["", ""]  # the height held while empty is let go
     fresh_context.close()
-    busy, caption = page.evaluate(f"""() => {{
-        document.querySelector('input[name="word"][value="5"]').click();
-        const busy = {BUSY}; dispatchEvent(new Event('beforeprint')); return [busy, {CAPTION}]; }}""")
-    assert "view-table" in busy and f"«{words[5]}»" in caption  # printed up to date, at once
+    page.evaluate("""() => { window.requestIdleCallback = () => 0;  /* the browser not idle yet */
+                             document.querySelector('input[name="word"][value="5"]').click(); }""")
+    page.wait_for_function(f"JSON.parse(document.getElementById('attention-state').textContent).focus === 5")
+    assert "view-table" in page.evaluate(SEEN_BUSY)
+    page.evaluate("dispatchEvent(new Event('beforeprint'))")
+    page.wait_for_function(f"!({BUSY}).length")
+    assert f"«{words[5]}»" in page.evaluate(CAPTION)  # printing brings it up to date
     page.evaluate("dispatchEvent(new Event('afterprint'))")
-    focused = page.evaluate(f"""() => {{
-        document.querySelector('#view-layer2 .table-wrap').focus({{ preventScroll: true }});  // Tab reached it
-        document.querySelector('input[name="word"][value="6"]').click();
-        const busy = {BUSY}; dispatchEvent(new Event('beforeprint'));
-        return [busy.includes('view-layer2'), document.activeElement.closest('#view-layer2') !== null,
-                document.activeElement.className]; }}""")
-    assert focused == [True, True, "table-wrap"]  # drawn anew under the focus, which stays
+    page.evaluate("""() => {
+        document.querySelector('#view-layer2 .table-wrap').focus({ preventScroll: true });  // Tab reached it
+        document.querySelector('input[name="word"][value="6"]').click(); }""")
+    page.wait_for_function(f"JSON.parse(document.getElementById('attention-state').textContent).focus === 6")
+    assert "view-layer2" in page.evaluate(SEEN_BUSY)
+    page.evaluate("dispatchEvent(new Event('beforeprint'))")
+    page.wait_for_function(f"!({BUSY}).length")
+    focused = page.evaluate("[document.activeElement.closest('#view-layer2') !== null, document.activeElement.className]")
+    assert focused == [True, "table-wrap"]  # drawn anew under the focus, which stays
     page.evaluate("dispatchEvent(new Event('afterprint'))")
-    page.evaluate("""() => { window.requestIdleCallback = () => 0;  /* the browser never idle */
-                             document.querySelector('input[name="word"][value="9"]').click();
-                             document.querySelector('#view-table').scrollIntoView(); }""")
+    page.evaluate("""() => document.querySelector('input[name="word"][value="9"]').click()""")
+    page.wait_for_function("JSON.parse(document.getElementById('attention-state').textContent).focus === 9")
+    page.evaluate("document.querySelector('#view-table').scrollIntoView()")
     page.wait_for_function(f"!({BUSY}).length")  # scrolled to: up to date without idle time
     assert f"«{words[9]}»" in page.evaluate(CAPTION)
     context.close()
@@ -132,12 +149,14 @@ def test_a_long_texts_views_off_screen_catch_up_with_a_burst_of_clicks(browser, 
     context, page = open_page(browser, base_url, "?embed=1&view=heatmap&limit=40&focus=2&s=" + "+".join(words))
     wait_ready(page)
     page.evaluate(FRAME)
-    busy, caption = page.evaluate(f"""() => {{
-        document.querySelector('input[name="word"][value="7"]').click();
-        const busy = {BUSY};
-        document.querySelector('input[name="view"][value="table"]').click();  // the table's tab
-        return [busy, {CAPTION}]; }}""")
-    assert "view-table" in busy and f"«{words[7]}»" in caption  # hidden, then shown up to date
+    page.evaluate(WATCH)
+    page.evaluate("""() => { window.requestIdleCallback = () => 0;  /* the browser not idle yet */
+                             document.querySelector('input[name="word"][value="7"]').click(); }""")
+    page.wait_for_function("JSON.parse(document.getElementById('attention-state').textContent).focus === 7")
+    assert "view-table" in page.evaluate(SEEN_BUSY)
+    page.evaluate("document.querySelector('input[name=\"view\"][value=\"table\"]').click()")  # the table's tab
+    page.wait_for_function(f"!({BUSY}).length")
+    assert f"«{words[7]}»" in page.evaluate(CAPTION)  # hidden, then shown up to date
     assert page.evaluate(BUSY) == []
     context.close()
 
@@ -226,6 +245,7 @@ def test_a_long_texts_grid_draws_the_rows_its_box_shows_and_follows_the_mask(bro
     last = int(page.locator(".row-pick").last.get_attribute("data-row"))  # the window's last row
     page.locator(f'.row-pick[data-row="{last}"]').focus()
     following = last + 1
+    page.wait_for_selector(f'.row-pick[data-row="{following}"]', state="attached")  # asked for on focus
     page.keyboard.press("Tab")  # Tab goes on to the next row name, drawn just in time
     assert page.evaluate("document.activeElement.dataset.row") == str(following)
     page.locator('.row-pick[data-row="%d"]' % following).click()
@@ -239,8 +259,10 @@ def test_a_long_texts_grid_draws_the_rows_its_box_shows_and_follows_the_mask(bro
     assert page.evaluate("document.activeElement.className") == "heatmap-wrap"  # focus stays in the grid
     page.locator(f'.row-pick[data-row="{seen[3]}"]').focus()
     page.evaluate("dispatchEvent(new Event('beforeprint'))")
+    page.wait_for_function("document.querySelectorAll('table.heatmap tr[data-row]').length === 90")  # the engine's answer
     assert sorted(drawn_grid(page)[0]) == list(range(90))
     page.evaluate("dispatchEvent(new Event('afterprint'))")
+    page.wait_for_function("document.querySelectorAll('table.heatmap tr[data-row]').length < 90")
     assert len(drawn_grid(page)[0]) < 90 and page.evaluate(SEEN) == seen  # printing moved nothing
     assert page.evaluate("document.activeElement.dataset.row") == str(seen[3])
     context.close()

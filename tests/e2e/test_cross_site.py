@@ -33,7 +33,6 @@ PROBE = """() => { const r = {};
   for (const [name, read] of Object.entries({localStorage: () => localStorage.length,
       caches: () => typeof caches.open, serviceWorker: () => typeof navigator.serviceWorker.register})) {
     try { r[name] = read() !== undefined ? "usable" : "missing"; } catch (e) { r[name] = e.name; } }
-  r.memory = (window.attentionExplorer && window.attentionExplorer.memoryDatabases || new Map()).size;
   return r; }"""
 
 
@@ -83,17 +82,16 @@ def visit(context, url):
 
 def test_widget_starts_where_the_browser_blocks_third_party_storage(browser, base_url):
     """In a fresh Chromium context, which denies storage to a frame of another site, the widget
-    starts, answers a click with numbers, and says no error; PyScript's store lives in memory."""
+    starts, answers a click with numbers, and says no error: the engine needs no storage."""
     context, page = open_course(browser, base_url, frame_tag("WIDGET/?embed=1&focus=1"))
     frame = widget_frame(page)
     assert wait_widget(frame) == "ready"
     probe = frame.evaluate(PROBE)
     assert probe["localStorage"] == "SecurityError", probe  # the browser really blocks it here
-    assert probe["memory"] >= 1, probe
     state = click_word(frame, 5)
     assert state["focus"] == 5 and abs(sum(r["weight"] for r in state["rows"]) - 1) < 1e-12
     assert widget_errors(page, base_url) == []
-    assert any("no IndexedDB here" in m for m in page.widget_log)
+    assert any("Python starts without a snapshot" in m for m in page.widget_log)  # (the engine, in its worker)
     assert csp_violations(frame) == [] and context.outside.urls == []
     context.close()
 
@@ -108,7 +106,6 @@ def test_widget_starts_when_storage_throws_or_is_missing(browser, base_url, mode
     assert wait_widget(frame) == "ready"
     probe = frame.evaluate(PROBE)
     assert probe["localStorage"] == ("SecurityError" if mode == "throws" else "TypeError"), probe
-    assert probe["memory"] >= 1, probe  # PyScript's store: the stand-in's (static/storage.js)
     assert click_word(frame, 0)["focus"] == 0
     assert widget_errors(page, base_url) == []
     infos = [m for m in page.widget_log if m.startswith("info")]
@@ -308,7 +305,7 @@ def test_widget_starts_where_third_party_storage_is_allowed(browser, base_url):
             frame = widget_frame(page)
             assert wait_widget(frame) == "ready"
             probe = frame.evaluate(PROBE)
-            assert probe["localStorage"] == "usable" and probe["memory"] == 0, probe
+            assert probe["localStorage"] == "usable", probe
             assert click_word(frame, 3)["focus"] == 3
             assert widget_errors(page, base_url) == [] and context.outside.urls == []
         finally:

@@ -229,7 +229,7 @@ def test_bundle_works_from_a_sub_path_of_a_plain_static_server(browser, tmp_path
         wait_ready(page)
         page.locator('label.word[data-index="0"]').click()
         page.wait_for_function("JSON.parse(document.getElementById('attention-state').textContent).focus === 0")
-        assert context.outside.urls == [] and context.outside.seen > 20
+        assert context.outside.urls == [] and context.outside.seen > 15  # (the recorder was listening)
         context.close()
     finally:
         server.shutdown()

@@ -91,9 +91,9 @@ def test_broken_lexicon_rows_are_reported_with_file_and_line(browser, base_url):
     context.close()
 
 
-@pytest.mark.parametrize("missing", ["python_stdlib.zip", "core.js"])
+@pytest.mark.parametrize("missing", ["python_stdlib.zip", "engine.mjs"])
 def test_a_missing_runtime_file_gives_a_clear_message(browser, base_url, missing):
-    """The standard library or the PyScript module answering 404: data-state 'error' and the
+    """The standard library or the engine's module answering 404: data-state 'error' and the
     message, not a spinner; the pre-rendered example stays."""
     context = new_context(browser, base_url)
     context.route(f"**/{missing}", lambda r: r.fulfill(status=404, body="gone"))
@@ -155,8 +155,8 @@ def test_soak_a_whole_lesson_of_clicks(browser, base_url):
         }
         document.getElementById('mask').click(); document.getElementById('mask').click();
     }""")
+    s = wait_state(page, f"s.focus === {(999 * 7) % 40} && s.mask === false", timeout=120_000)
     after = page.evaluate(heap)
-    s = get_state(page)
     assert s["focus"] == (999 * 7) % 40 and s["mask"] is False  # 200 toggles, then 2 more: off
     assert len(s["rows"]) == 40 and abs(sum(r["weight"] for r in s["rows"]) - 1) < 1e-12
     assert page.errors == [] and page.console_errors == [] and csp_violations(page) == []

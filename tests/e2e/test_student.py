@@ -26,7 +26,7 @@ def reset(page):
         if page.locator(box).is_checked():
             page.locator(box).uncheck()
     page.select_option("#preset", "0")
-    return wait_state(page, f"s.sentence === {DEFAULT!r} && !s.mask && !s.include_self")
+    return wait_state(page, f"s.sentence === {DEFAULT!r} && s.focus === 5 && !s.mask && !s.include_self")
 
 
 def shown(x):
@@ -159,7 +159,7 @@ def test_markup_in_the_box_is_shown_as_text_and_never_runs(app):
     payload = '<img src=x onerror="window.__pwned=1;alert(1)"> <b>ciao</b>'
     app.fill("#sentence-input", payload)
     app.press("#sentence-input", "Enter")
-    s = wait_state(app, "s.tokens.length > 3")
+    s = wait_state(app, "s.sentence !== 'Il gatto seduto sul tappeto dormiva'")
     assert [t["text"] for t in s["tokens"]][:3] == ["<", "img", "src"]  # split as text
     assert "onerror" in app.locator("#sentence").inner_text()
     assert app.input_value("#sentence-input") == payload

@@ -1,4 +1,4 @@
-"""Several widgets on one lesson page share one Python (static/transfer.js, app/widgets.py).
+"""Several widgets on one lesson page share one engine (static/transfer.js, app/engine.py).
 
 The lesson page is on another site than the widgets (tests/e2e/conftest.py, host_site), so
 the host page cannot read into them: what each widget says is read in its own frame."""
@@ -22,8 +22,9 @@ addEventListener("message", e => {
     'width="900" height="500"></iframe>' for i, (lang, sentence, focus) in enumerate(WIDGETS))
 STATE = "document.documentElement?.dataset.state"  # (a frame being reloaded may have no element)
 START = "document.documentElement?.dataset.start"
-# Whether the widget loaded Python's runtime itself.
-RUNTIME = "performance.getEntriesByType('resource').some(r => r.name.endsWith('pyodide.asm.wasm'))"
+# Whether the widget started an engine (Python's runtime, in a worker) of its own: only such a
+# page can report its engine's memory (static/page.js).
+RUNTIME = "typeof window.attentionExplorer?.engineFigures === 'function'"
 
 
 def each(page, expression):
@@ -168,14 +169,13 @@ def test_followers_go_on_when_the_leader_is_removed(lesson):
 
 
 def test_followers_go_on_when_the_leader_cannot_start_python(browser, base_url):
-    """The first widget cannot download Python's runtime (every request of its frame for it fails): it says so,
+    """The first widget's engine cannot download Python's runtime (its request fails): it says so,
     and the two widgets waiting for it load again, one starting Python for both, and work."""
     failing = []
 
-    def first_fails(route):
-        if not failing:
-            failing.append(route.request.frame)
-        return route.abort() if route.request.frame == failing[0] else route.continue_()
+    def first_fails(route):  # (the engine's worker asks, not a frame: the first request is the leader's)
+        failing.append(route.request.url)
+        return route.abort() if len(failing) == 1 else route.continue_()
 
     context = new_context(browser, base_url, host=host_site().url)
     context.route("**/pyodide.asm.wasm", first_fails)

@@ -1,0 +1,57 @@
+"""The engine: the widgets' Python, in a Web Worker (static/engine.mjs).
+
+One engine serves every widget of one deployment in a browser tab: the page that started it
+and the widgets of the same folder framed by the same lesson page (static/transfer.js). Each
+widget is a Page (app/page.py) with a Screen of its own (app/remote.py), reached through a
+message port: static/engine.mjs calls `attach` when a port comes, `receive` with each of its
+messages (JSON text), and posts back the ops each returns. The widgets share the code and
+the parsed lexicons.
+"""
+
+import json
+
+import js
+from pyodide.ffi import create_proxy
+
+from app import lexicon
+from app.page import Page
+from app.remote import Screen
+
+
+class Lexicons(dict):
+    """Lexicons loaded on first use: the second language costs nothing until it is chosen."""
+
+    def __missing__(self, lang):
+        self[lang] = lexicon.load_lexicon(lang)
+        return self[lang]
+
+
+class Timers:
+    """The engine's own timers (the worker's setTimeout), for the pages' later work."""
+
+    @staticmethod
+    def setTimeout(work, ms):  # noqa: N802 - the browser's name
+        return js.setTimeout(work, ms)
+
+    proxy = staticmethod(create_proxy)
+
+
+class Engine:
+    """The widgets this engine runs, by the number static/engine.mjs gave their port."""
+
+    def __init__(self):
+        self.lexicons = Lexicons()
+        self.timers = Timers()
+        self.pages = {}
+
+    def attach(self, number, send):
+        """A new widget; `send(text)` posts a batch of ops to its page outside an event."""
+        self.pages[number] = Page(Screen(send), self.lexicons, self.timers)
+
+    def receive(self, number, text):
+        """A message of widget `number`'s page: the ops it wrote, as JSON text ("" for none)."""
+        page = self.pages.get(number)
+        return page.receive(json.loads(text)) if page is not None else ""
+
+    def detach(self, number):
+        self.pages.pop(number, None)

@@ -1,0 +1,136 @@
+/* Attention Explorer's engine: Python (Pyodide) in a module Web Worker, so that its start and
+   its work never hold up the page's own thread (docs/DESIGN.md, the data flow).
+
+   Started by static/page.js (new Worker(…, {name: "attention-engine"})) right after the first
+   frame. It starts Python from this browser's memory snapshot when a valid one is kept
+   (snapshot.mjs), else normally; writes the app's files ([files] of pyscript.toml: the app's
+   archive and the lexicons) into Python's file system; runs app/main.py, whose Engine
+   (app/engine.py) then serves every widget whose page sends a port: the page that started
+   the worker and the widgets of the same deployment framed by the same lesson page
+   (static/transfer.js).
+
+   To each port it says, as JSON-able messages:
+     {type: "progress", stage}        a step of the start (boot.js words it)
+     {type: "engine", start}          Python is up ("snapshot" or "normal"): send "start"
+     {type: "ops", ops, done, ms}     a batch of ops (app/remote.py); done: the answer to the
+                                      page's last message, which may send the next (ms: the
+                                      engine's time on it)
+     {type: "failed", detail}         Python could not start
+     {type: "trial", result}          how the trial of a snapshot just stored went
+     {type: "figures", memory, transferred}  Python's wasm memory, and the bytes this worker
+                                      fetched (asked by `make bench`)
+   and it takes from the page that started it {type: "quiet"} (the student paused: the
+   snapshot of later visits may be made now) and, from every page, {type: "port"} with a
+   MessagePort whose messages are the page's (app/page.py, `receive`). The runtime path
+   below is kept current by `make build`. */
+import { loadPyodide } from "../vendor/pyodide-314.0.2-eb43536d/pyodide.mjs";
+import { configFiles, onStored, startPlan, tryInWorker, wasmMemoryBytes } from "./snapshot.mjs";
+
+const RUNTIME = new URL("../vendor/pyodide-314.0.2-eb43536d/", import.meta.url).href;
+const CONFIG = new URL("../pyscript.toml", import.meta.url);
+const ENTRY = new URL("../app/main.py", import.meta.url);
+const ports = [];  /* [port, its number in the engine] for every page, in order of arrival */
+let engine = null, pyodide = null, plan = null, failed = null;
+
+const tell = (message) => ports.forEach(([port]) => port.postMessage(message));
+
+function fail(detail) {
+  if (failed !== null || engine) return;
+  failed = String(detail && detail.message || detail);
+  tell({ type: "failed", detail: failed });
+}
+
+/* Pyodide reports a wasm that cannot be fetched or compiled only with this warning, and then
+   waits forever. */
+const warn = console.warn;
+console.warn = function (first) {
+  if (first === "wasm instantiation failed!") fail(first);
+  return warn.apply(console, arguments);
+};
+
+async function fetchBytes(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/* The app's files, [[path, bytes], ...]: fetched from the start, while Python starts. */
+async function fetchFiles() {
+  const files = configFiles(new TextDecoder().decode(await fetchBytes(CONFIG)));
+  return Promise.all(files.map(([src, dst]) => fetchBytes(src).then((bytes) => [dst, bytes])));
+}
+
+/* The app's files, as PyScript's [files] would lay them out: "URL" = "path", where a path
+   ending in /* takes the archive's files. */
+function writeFiles(python, fetched) {
+  for (const [dst, bytes] of fetched) {
+    const path = dst.replace(/^\.\//, "");
+    if (path.endsWith("/*")) {
+      python.unpackArchive(bytes, "zip", { extractDir: path.slice(0, -2) });
+      continue;
+    }
+    if (path.includes("/")) python.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    python.FS.writeFile(path, bytes);
+  }
+}
+
+async function start() {
+  const files = fetchFiles();
+  files.catch(() => {});  /* (reported where it is awaited) */
+  tell({ type: "progress", stage: "Loading Pyodide" });
+  plan = await startPlan(RUNTIME);
+  tell({ type: "progress", stage: "Loading interpreter" });
+  const entry = fetch(ENTRY).then((r) => { if (!r.ok) throw new Error(`${ENTRY}: ${r.status}`); return r.text(); });
+  entry.catch(() => {});
+  try {
+    pyodide = await loadPyodide({ indexURL: RUNTIME, ...plan.options });
+  } catch (error) {
+    if (plan.kind !== "snapshot") throw error;
+    console.info("Python snapshot refused, starting normally:", error && error.message);
+    await plan.refused();
+    pyodide = await loadPyodide({ indexURL: RUNTIME });
+  }
+  tell({ type: "progress", stage: "Loaded interpreter" });
+  writeFiles(pyodide, await files);
+  pyodide.runPython("import sys\nif '' not in sys.path and '.' not in sys.path: sys.path.insert(0, '')");
+  const globals = pyodide.globals.get("dict")();
+  pyodide.runPython(await entry, { globals, filename: "app/main.py" });
+  engine = globals.get("ENGINE");
+  ports.forEach(([port, number]) => attach(port, number));
+}
+
+/* A page's port: its messages go to its Page once Python is up (they wait in the port till
+   then: its onmessage is set only by attach). */
+function attach(port, number) {
+  engine.attach(number, (ops) => port.postMessage({ type: "ops", ops }));
+  port.onmessage = (event) => {
+    let ops = "";
+    const began = performance.now();
+    try {
+      ops = engine.receive(number, event.data);
+    } catch (error) {  /* (app/page.py shows its own errors: this is the engine's) */
+      console.error("Attention Explorer's engine:", error);
+    }
+    port.postMessage({ type: "ops", ops, done: true, ms: performance.now() - began });
+  };
+  port.postMessage({ type: "engine", start: plan.kind });
+}
+
+onStored((runtime) => tryInWorker(runtime, (result) => ports.length && ports[0][0].postMessage({ type: "trial", result })));
+
+self.onmessage = (event) => {
+  const data = event.data || {};
+  if (data.type === "port") {
+    const port = event.ports[0], entry = [port, ports.length + 1];
+    ports.push(entry);
+    if (failed !== null) port.postMessage({ type: "failed", detail: failed });
+    else if (engine) attach(...entry);
+  } else if (data.type === "quiet") {
+    if (pyodide) plan.afterReady(pyodide);
+  } else if (data.type === "figures") {
+    const transferred = performance.getEntriesByType("resource").reduce((sum, r) => sum + r.transferSize, 0);
+    tell({ type: "figures", memory: pyodide ? wasmMemoryBytes(pyodide) : 0, transferred });
+  }
+};
+
+start().catch(fail);
