@@ -19,10 +19,10 @@
      {type: "trial", result}          how the trial of a snapshot just stored went
      {type: "figures", memory, transferred}  Python's wasm memory, and the bytes this worker
                                       fetched (asked by `make bench`)
-   and it takes from the page that started it {type: "quiet"} (the student paused: the
-   snapshot of later visits may be made now) and, from every page, {type: "port"} with a
-   MessagePort whose messages are the page's (app/page.py, `receive`). The runtime path
-   below is kept current by `make build`. */
+   It first tells the page that started it {type: "listening"} (which sends nothing before),
+   and takes from it {type: "quiet"} (the student paused: the snapshot of later visits may be
+   made now) and, from every page, {type: "port"} with a MessagePort whose messages are the
+   page's (app/page.py, `receive`). The runtime path below is kept current by `make build`. */
 import { loadPyodide } from "../vendor/pyodide-314.0.2-eb43536d/pyodide.mjs";
 import { configFiles, onStored, startPlan, tryInWorker, wasmMemoryBytes } from "./snapshot.mjs";
 
@@ -132,5 +132,7 @@ self.onmessage = (event) => {
     tell({ type: "figures", memory: pyodide ? wasmMemoryBytes(pyodide) : 0, transferred });
   }
 };
+
+self.postMessage({ type: "listening" });
 
 start().catch(fail);

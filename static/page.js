@@ -490,8 +490,15 @@
   }
 
   /* The engine of this page (started once) and a port to it for each widget it serves: this
-     page's, and those of the followers (static/transfer.js). */
-  var worker = null, figures = [];
+     page's, and those of the followers (static/transfer.js). What is sent to it waits until it
+     says it listens: a message that reaches a module worker before its module has run may be
+     lost. */
+  var worker = null, figures = [], listening = false, unsent = [];
+  function tell(message, transfer) {
+    if (listening) engine().postMessage(message, transfer || []);
+    else unsent.push([message, transfer || []]);
+    engine();
+  }
   function engine() {
     if (!worker) {
       var url = new URL("./engine.mjs", SRC).href, options = { type: "module", name: "attention-engine" };
@@ -509,19 +516,23 @@
         worker = new Worker(URL.createObjectURL(new Blob([start], { type: "text/javascript" })), { name: options.name });
       }
       worker.onerror = function (event) { if (ns.fail) ns.fail(event.message || "the engine's worker failed"); };
-      quietThen(function () { worker.postMessage({ type: "quiet" }); });
+      worker.onmessage = function (event) {
+        if (!event.data || event.data.type !== "listening" || listening) return;
+        listening = true;
+        unsent.splice(0).forEach(function (args) { worker.postMessage(args[0], args[1]); });
+      };
+      quietThen(function () { tell({ type: "quiet" }); });
       /* (`make bench`: a promise of the engine's figures, {memory: bytes of its Python's memory,
          transferred: bytes its worker fetched}) */
       ns.engineFigures = function () {
-        return new Promise(function (done) { figures.push(done); worker.postMessage({ type: "figures" }); });
+        return new Promise(function (done) { figures.push(done); tell({ type: "figures" }); });
       };
     }
     return worker;
   }
-  function connect() {
-    var channel = new MessageChannel();
-    engine().postMessage({ type: "port" }, [channel.port2]);
-    return channel.port1;
+  /* `port`'s messages go to the engine (each page makes its own channel, and keeps its end). */
+  function connect(port) {
+    tell({ type: "port" }, [port]);
   }
   if (ns.shared) {  /* a leader: its followers connect here */
     ns.shared.connect = connect;
@@ -529,8 +540,10 @@
   }
 
   function begin(give) {
+    var channel = new MessageChannel();
     try {
-      port = give();
+      give(channel.port2);
+      port = channel.port1;
     } catch (error) {
       if (ns.follower) return ns.follower.alone(true);  /* the leader's engine cannot take it */
       if (ns.fail) ns.fail(error);

@@ -49,9 +49,9 @@
   try { solo = sessionStorage.getItem(SOLO) !== null; } catch (e) { /* storage refused */ }
   var leader = solo ? null : leaderAmongSiblings();
   if (!leader) {
-    /* (static/page.js sets `connect`, which gives a port to this page's engine, and calls the
-       followers waiting for it; an engine that cannot start tells them so through their ports,
-       and they load again) */
+    /* (static/page.js sets `connect`, which gives a MessagePort to this page's engine, and
+       calls the followers waiting for it; an engine that cannot start tells them so through
+       their ports, and they load again) */
     ns.shared = { waiting: [], connect: null };
     return;
   }
@@ -68,8 +68,8 @@
       leaving = true;
       setTimeout(function () { location.reload(); }, 0);
     },
-    /* static/page.js: `then(connect)` with the leader's function that gives a port to its
-       engine, once the page is parsed (the leader is known for sure then, below) and the leader
+    /* static/page.js: `then(connect)` with the leader's function that gives a MessagePort to
+       its engine, once the page is parsed (the leader is known for sure then, below) and the leader
        has one. */
     connect: function (then) {
       connecting = then;
@@ -83,8 +83,10 @@
     connecting = null;
     try {
       var shared = namespace(leader).shared;
-      var go = function () { then(shared.connect); };
-      if (shared.connect) go(); else shared.waiting.push(go);
+      if (shared.connect) return then(shared.connect);
+      /* (called by the leader's script: the port is made in a task of this page's own, as a
+         port made within the leader's call was seen to get none of the engine's messages) */
+      shared.waiting.push(function () { setTimeout(function () { then(shared.connect); }, 0); });
     } catch (e) {
       ns.follower.alone(true);  /* the leader cannot take it */
     }
