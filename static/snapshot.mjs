@@ -25,12 +25,13 @@
    only while every kept module's file has its bytes (app/main.py asks), so an edited file in a deployed
    folder (app or lexicon: the lexicon is never in the snapshot) is always what runs; the
    page then makes a new snapshot. One maker per deployment: the Web Locks API; widgets
-   that find a snapshot being made wait for it (WAIT_MS at most), then restore it or start
-   normally. */
+   that find a snapshot being made wait for it (WAIT_MS at most; ANSWER_MS when its maker
+   does not answer), then restore it or start normally. */
 
 const CACHE = "attention-explorer-snapshot";
 const FORMAT = "code-2 runs-1";  // what a snapshot holds (attention_snapshot.py), how it is stored (pack)
 const WAIT_MS = 45000;       // longest wait for another widget's snapshot
+const ANSWER_MS = 5000;      // longest wait for the widget that holds the lock to answer
 const MAX_BYTES = 256e6;     // a bigger "snapshot" is not ours
 
 const CONFIG = new URL("../pyscript.toml", import.meta.url);
@@ -75,15 +76,19 @@ async function dropStale(cache, keep) {
     if (request.url.startsWith(BASE + "snapshot/") && request.url !== keep) await cache.delete(request);
 }
 
+/* Wait while another engine holds the lock (it makes the snapshot, or will once its page is
+   ready): WAIT_MS at most once it has answered, ANSWER_MS if it does not (a page put aside in
+   the back/forward cache keeps its worker's lock but answers nothing: Safari). */
 function waitForMaker(signalMaker) {
   if (!navigator.locks) return Promise.resolve();
   return navigator.locks.query().then((state) => {
     if (!(state.held || []).some((l) => l.name === LOCK)) return;
-    signalMaker();
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), WAIT_MS);
+    let timer = setTimeout(() => abort.abort(), makerAnswered ? WAIT_MS : ANSWER_MS);
+    onMakerAnswer = () => { clearTimeout(timer); timer = setTimeout(() => abort.abort(), WAIT_MS); };
+    signalMaker();
     return navigator.locks.request(LOCK, { mode: "shared", signal: abort.signal }, () => {})
-      .catch(() => {}).finally(() => clearTimeout(timer));
+      .catch(() => {}).finally(() => { clearTimeout(timer); onMakerAnswer = () => {}; });
   });
 }
 
@@ -98,10 +103,20 @@ function withLockIfFree(make) {
    its own page is ready. Opened by startPlan (an engine's), never by the snapshot's own
    worker or the trial. */
 let channel = null, peers = false, onPeer = () => {};
+/* The maker answers "making" (`maker`: this engine holds the lock); a waiting engine hears it. */
+let maker = false, makerAnswered = false, onMakerAnswer = () => {};
 function listenForPeers() {
   if (typeof BroadcastChannel === "undefined") return;
   try { channel = new BroadcastChannel(LOCK); } catch (e) { return; }  /* refused: storage denied (Firefox) */
-  channel.onmessage = () => { peers = true; onPeer(); };
+  channel.onmessage = (event) => {
+    if (event.data === "making") {
+      makerAnswered = true;
+      return onMakerAnswer();
+    }
+    peers = true;
+    if (maker) channel.postMessage("making");
+    onPeer();
+  };
   channel.postMessage("starting");
 }
 
@@ -161,6 +176,7 @@ export async function startPlan(runtimeURL) {
           return lock && new Promise((done) => { release = done; });
         }).catch(() => got(false));
       });
+      maker = !!mine;
       if (mine || !navigator.locks) {
         /* This widget makes the snapshot. Alone, once its page is ready (it then competes
            with nothing, and knows what the page uses). With other widgets starting (in other
@@ -170,7 +186,7 @@ export async function startPlan(runtimeURL) {
            machine. A widget that only shows up later gets the snapshot as soon as it is
            made. */
         let making = null, ready = null;
-        const make = (pyodide) => making = making || store(pyodide).finally(() => release && release());
+        const make = (pyodide) => making = making || store(pyodide).finally(() => { maker = false; if (release) release(); });
         /* (the trial, once the lock is free: only after this first, normal start) */
         plan.afterReady = (pyodide) => make(ready = pyodide).then((done) => done && stored(runtimeURL));
         onPeer = () => make(ready);
