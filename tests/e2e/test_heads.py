@@ -85,6 +85,7 @@ def test_a_bad_cell_keeps_its_text_says_why_and_recomputes_nothing(page_at):
         assert page.get_attribute("#cell-w_q-1-0", "aria-invalid") == "true", typed
         assert get_state(page)["rows"] == before["rows"], typed
         page.press("#cell-w_q-1-0", "Escape")
+        wait_state(page, "true")  # (the engine puts the cell back)
         assert page.input_value("#cell-w_q-1-0") == "3" and page.inner_text("#edit-message") == "", typed
         assert page.get_attribute("#cell-w_q-1-0", "aria-invalid") != "true", typed
 
