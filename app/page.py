@@ -164,23 +164,24 @@ class Page:
         self.region("announce").textContent = render.row_announcement(self.row, self.tokens, self.settings.lang,
                                                                       self.quiz_on())
 
-    def select_row(self, i, checked=False):
+    def select_row(self, i):
         """Select word i: only read row i of the record there is (no recomputation) and redraw
         the parts that show the row (those on screen now, the others later: app/row_parts.py);
-        the heatmap only moves its highlight.
-        `checked`: the word's radio button is checked already (the student clicked it)."""
+        the heatmap only moves its highlight. The word's radio is checked each time: a click's
+        own radio may have been redrawn by an answer given after the click was sent."""
         record = self.record
         if record is None or not 0 <= i < record.n_q:
             return
         if self.settings.quiz:  # guess first: the question of the new word, its answer hidden
             self.settings, self.row = self.settings.copy(focus=i), record.row(i)
             self.show_analysis()
-            self.check_word(i, checked)
+            self.check_word(i)
             self.set_messages()
             self.publish()
             return
         if self.row is None or not self.exists("view-bars"):
             self.render(self.settings.copy(focus=i), self.lexicon_tokens, ())
+            self.check_word(i)
             return
         before = self.row.focus
         self.settings = self.settings.copy(focus=i)
@@ -191,14 +192,13 @@ class Page:
             self.parts.wait_for_idle(later)
         self.grid.mark_row(before, False)
         self.grid.mark_row(i, True)
-        self.check_word(i, checked)
+        self.check_word(i)
         self.element("announce").textContent = render.row_announcement(self.row, self.tokens, self.settings.lang)
         self.set_messages()
         self.publish()
 
-    def check_word(self, i, checked):
-        if not checked:
-            self.region("sentence").querySelector(f'input[name="word"][value="{i}"]').checked = True
+    def check_word(self, i):
+        self.region("sentence").querySelector(f'input[name="word"][value="{i}"]').checked = True
 
     def show_sentence(self, sentence):
         """Show a new sentence (switches kept; an example starts with its word selected). On bad
@@ -322,7 +322,7 @@ class Page:
             self.document.querySelector(f'input[name="lang"][value="{self.settings.lang}"]').focus()
 
     def pick_word(self, target):
-        self.select_row(int(target.value), checked=True)
+        self.select_row(int(target.value))
 
     # A control's name -> what its change does (any other control named after a setting
     # changes that setting: `on_change`).

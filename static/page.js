@@ -450,11 +450,12 @@
   function startMessage() {
     var queued = ns.queue || [];
     ns.queue = null;  /* (boot.js keeps no more: they come to `listen` now) */
+    var early = ns.early ? ns.early.stop() : null;  /* (first: it writes the address it left pending) */
     var pairs = [];
     new URLSearchParams(location.search).forEach(function (v, k) { pairs.push([k, v]); });
     return { type: "start", framed: window.parent !== window,
              address: { base: location.origin + location.pathname, pairs: pairs },
-             early: ns.early ? ns.early.stop() : null,
+             early: early,
              state: (document.getElementById("attention-state") || {}).textContent || "",
              queue: queued };
   }

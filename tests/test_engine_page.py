@@ -1,0 +1,42 @@
+"""The engine's Page under CPython, fed the messages static/page.js sends: what it writes back."""
+
+import json
+
+from app import lexicon, render
+from app.page import Page
+from app.remote import Screen
+
+
+class Lexicons(dict):
+    def __missing__(self, lang):
+        self[lang] = lexicon.load_lexicon(lang)
+        return self[lang]
+
+
+class Timers:
+    """Timers that never fire (the address written later is not what these tests read)."""
+
+    @staticmethod
+    def setTimeout(work, ms):  # noqa: N802 - the browser's name
+        return 0
+
+    proxy = staticmethod(lambda work: work)
+
+
+def started_page(query_pairs=()):
+    page = Page(Screen(lambda ops: None), Lexicons(), Timers())
+    page.receive({"type": "start", "framed": False, "address": {"base": "http://x/", "pairs": list(query_pairs)},
+                  "early": None, "state": "", "queue": []})
+    return page
+
+
+def test_a_picked_word_is_checked_by_the_answer_even_if_its_radio_was_redrawn_meanwhile():
+    """The answer to a word's click checks that word's radio itself: a click sent while an earlier
+    answer redrew the words (the engine's start) still leaves its word checked, not the old one."""
+    page = started_page([("s", "Il cane guarda la palla"), ("focus", "1")])
+    context = {"target": {"name": "word", "value": "3", "type": "radio", "checked": True},
+               "checked": {"word": "3"}, "ids": list(render.ROW_PARTS.values()), "off": []}
+    ops = json.loads(page.receive({"type": "change", "context": context}))
+    assert ["set", [{"id": "sentence"}, ["q", 'input[name="word"][value="3"]']], "checked", True] in ops
+    state = next(op[3] for op in ops if op[:3] == ["set", [{"id": "attention-state"}], "textContent"])
+    assert json.loads(state)["focus"] == 3
