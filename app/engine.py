@@ -13,17 +13,9 @@ import json
 import js
 from pyodide.ffi import create_proxy
 
-from app import lexicon
+from app.lexicon import Lexicons
 from app.page import Page
 from app.remote import Screen
-
-
-class Lexicons(dict):
-    """Lexicons loaded on first use: the second language costs nothing until it is chosen."""
-
-    def __missing__(self, lang):
-        self[lang] = lexicon.load_lexicon(lang)
-        return self[lang]
 
 
 class Timers:

@@ -731,3 +731,12 @@ def load_lexicon(lang, directory=LEXICON_DIR):
     lexicon = Lexicon(lang, entries, problems, names, other)
     lexicon.fixed = set(override)  # the teacher's card is the word's only reading
     return lexicon
+
+
+class Lexicons(dict):
+    """The lexicons by language, each loaded on first use: the second language costs nothing
+    until it is chosen (the engine's widgets share one: app/engine.py)."""
+
+    def __missing__(self, lang):
+        self[lang] = load_lexicon(lang)
+        return self[lang]

@@ -2,15 +2,10 @@
 
 import json
 
-from app import lexicon, render
+from app import render
+from app.lexicon import Lexicons
 from app.page import Page
 from app.remote import Screen
-
-
-class Lexicons(dict):
-    def __missing__(self, lang):
-        self[lang] = lexicon.load_lexicon(lang)
-        return self[lang]
 
 
 class Timers:
