@@ -172,16 +172,15 @@ class Page:
         record = self.record
         if record is None or not 0 <= i < record.n_q:
             return
+        self.check_word(i)
         if self.settings.quiz:  # guess first: the question of the new word, its answer hidden
             self.settings, self.row = self.settings.copy(focus=i), record.row(i)
             self.show_analysis()
-            self.check_word(i)
             self.set_messages()
             self.publish()
             return
         if self.row is None or not self.exists("view-bars"):
             self.render(self.settings.copy(focus=i), self.lexicon_tokens, ())
-            self.check_word(i)
             return
         before = self.row.focus
         self.settings = self.settings.copy(focus=i)
@@ -192,7 +191,6 @@ class Page:
             self.parts.wait_for_idle(later)
         self.grid.mark_row(before, False)
         self.grid.mark_row(i, True)
-        self.check_word(i)
         self.element("announce").textContent = render.row_announcement(self.row, self.tokens, self.settings.lang)
         self.set_messages()
         self.publish()

@@ -496,9 +496,9 @@
      lost. */
   var worker = null, figures = [], listening = false, unsent = [];
   function tell(message, transfer) {
-    if (listening) engine().postMessage(message, transfer || []);
+    var to = engine();
+    if (listening) to.postMessage(message, transfer || []);
     else unsent.push([message, transfer || []]);
-    engine();
   }
   function engine() {
     if (!worker) {
