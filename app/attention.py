@@ -186,11 +186,13 @@ def candidate_flags(i, n_k, square, mask, include_self):
     return [True] * i + [bool(include_self)] + [not mask] * after, masked
 
 
+ROW_FIELDS = ("candidates", "masked", "dots", "logits", "exps", "exp_sums", "weights", "outputs")  # a row's, in order
+
+
 def matrix_record(rows, queries, keys, values, mask, include_self, scaled, temperature, slope, d_k, divisor):
     """The `Attention` record of the rows (each: candidates, masked, dots, logits, exps,
     exp_sum, weights, output) of Q [n_q, d_k], K [n_k, d_k], V [n_k, d_v] and their settings."""
-    names = ("candidates", "masked", "dots", "logits", "exps", "exp_sums", "weights", "outputs")
-    table = {name: [row[k] for row in rows] for k, name in enumerate(names)}
+    table = {name: [row[k] for row in rows] for k, name in enumerate(ROW_FIELDS)}
     return Attention(w_q=None, w_k=None, w_v=None, mask=bool(mask), include_self=bool(include_self),
                      scaled=bool(scaled), temperature=float(temperature), slope=float(slope), d_k=d_k,
                      divisor=divisor, queries=queries, keys=keys, values=values, **table)

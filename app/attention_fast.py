@@ -9,14 +9,50 @@ only says how the same operations are done faster:
 - the softmax runs over the row's candidates as slices (`candidate_runs`) with `map` over
   bound methods: the same operations as `x - top`, `e * scale`, `x / total` a cell, at about
   half the cost of comprehensions;
-- a row's output sums only the span of its candidates (outside it the weights are 0).
+- a row's output sums only the span of its candidates (outside it the weights are 0);
+- a long text's rows (past LAZY_CELLS cells) are each computed the first time something reads
+  them (`Lazy`): a setting change at 200 words computes the rows the grid's window shows and
+  the selected word's, not 200; the others follow when scrolled to, exported or read.
 
 Imports only `math` and `app.attention`, so it runs in CPython and in the browser alike.
 """
 
 import math
 
-from app.attention import EXP_CAP, TINY, candidate_flags, divisor_for, exact_sum_of_products, matrix_record
+from app.attention import (EXP_CAP, ROW_FIELDS, TINY, candidate_flags, divisor_for, exact_sum_of_products,
+                           matrix_record)
+
+LAZY_CELLS = 4096  # a matrix of more cells (n_q·n_k) computes each row when first read
+
+
+class Lazy:
+    """A list of n items, each computed by `item(i)` the first time it is read, then kept.
+    It reads like a list (index, slice, iterate, len, ==), so the record's readers need not know."""
+
+    __slots__ = ("item", "done")
+    _MISSING = object()
+
+    def __init__(self, n, item):
+        self.item, self.done = item, [self._MISSING] * n
+
+    def __len__(self):
+        return len(self.done)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self.done)))]
+        value = self.done[i]  # (IndexError past the end, as a list)
+        if value is self._MISSING:
+            value = self.done[i] = self.item(i % len(self.done))
+        return value
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self.done)))
+
+    def __eq__(self, other):
+        return isinstance(other, (list, Lazy)) and list(self) == list(other)
+
+    __hash__ = None
 
 
 def candidate_runs(candidates):
@@ -97,10 +133,12 @@ def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=Tru
     key_columns = [list(c) for c in zip(*keys)]  # Kᵀ [d_k, n_k]
     value_columns = [list(c) for c in zip(*values)]  # Vᵀ [d_v, n_k]
 
-    rows = []  # a row's (candidates, masked, dots, logits, exps, exp_sum, weights, output)
     asked = {}  # a query seen before (a word that repeats): its dots and logits, computed once
     scaled_columns = {}
-    for i, q in enumerate(queries):
+
+    def row(i):
+        """Row i's (candidates, masked, dots, logits, exps, exp_sum, weights, output)."""
+        q = queries[i]
         candidates, masked = candidate_flags(i, n_k, square, mask, include_self)
         known = asked.get(tuple(q))
         if known is None:
@@ -118,6 +156,13 @@ def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=Tru
         if runs:  # Σ_j w_ij · v_j  [d_v] (non-candidates weigh exactly 0)
             lo, hi = runs[0][0], runs[-1][1]  # (zeros outside)
             output = [exact_sum_of_products(weights[lo:hi], column[lo:hi]) for column in value_columns]
-        rows.append((candidates, masked, dots, logits, exps, exp_sum, weights, output))
+        return candidates, masked, dots, logits, exps, exp_sum, weights, output
 
-    return matrix_record(rows, queries, keys, values, mask and square, include_self, scaled, temperature, slope, d_k, divisor)
+    settings = (mask and square, include_self, scaled, temperature, slope, d_k, divisor)
+    if n_q * n_k <= LAZY_CELLS:
+        return matrix_record([row(i) for i in range(n_q)], queries, keys, values, *settings)
+    rows = Lazy(n_q, row)
+    record = matrix_record([], queries, keys, values, *settings)
+    for k, name in enumerate(ROW_FIELDS):
+        setattr(record, name, Lazy(n_q, lambda i, k=k: rows[i][k]))
+    return record

@@ -13,7 +13,7 @@ from app.lexicon import Token
 from app.quiz import Session
 
 ALL_HEADS_MAX = 60  # up to this many words every head and the second layer are computed
-MATRIX_CELLS_MAX = 4096  # past this many cells (n_q·n_k) `matrix` is null: the JSON stays small
+MATRIX_CELLS_MAX = attention_fast.LAZY_CELLS  # past this many cells (n_q·n_k) `matrix` is null: the JSON stays small
 
 
 def shown_tokens(settings, tokens, record):
@@ -73,7 +73,13 @@ def compute(settings, tokens):
                        if every or h == settings.head else None)
     record = records[settings.head]
     record.head_records = records
-    record.concat, record.multihead_output = heads.multihead([r for r in records if r is not None])
+    computed = [r for r in records if r is not None]
+    if isinstance(record.outputs, attention_fast.Lazy):  # a long text: each row's when first read
+        w_o = heads.w_o(len(computed), len(record.values[0]))
+        record.concat = attention_fast.Lazy(record.n_q, lambda i: heads.concat_row(computed, i))
+        record.multihead_output = attention_fast.Lazy(record.n_q, lambda i: attention.matmul([record.concat[i]], w_o)[0])
+    else:
+        record.concat, record.multihead_output = heads.multihead(computed)
     if every:
         w_q, w_k, w_v = head_matrices(settings, settings.head)
         record.layer2 = attention.attend(layer2_cards(record, cards), w_q=w_q, w_k=w_k, w_v=w_v, **options)

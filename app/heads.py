@@ -70,18 +70,19 @@ def w_o(h=len(HEADS), d=attention.D_MODEL):
     return [[(1.0 / h if c == r % d else 0.0) for c in range(d)] for r in range(h * d)]
 
 
+def concat_row(records, i):
+    """[out_1 | … | out_h] of row i: the heads' outputs side by side (zeros for a head
+    where the row has no candidate): [h·d_v]."""
+    row = []
+    for record in records:
+        out = record.outputs[i]
+        row += out if out is not None else [0.0] * len(record.values[0])
+    return row
+
+
 def concat(records):
-    """[out_1 | … | out_h]: each row the heads' outputs side by side (zeros for a row
-    with no candidate): [n, h·d_v]."""
-    n = records[0].n_q
-    rows = []
-    for i in range(n):
-        row = []
-        for record in records:
-            out = record.outputs[i]
-            row += out if out is not None else [0.0] * len(record.values[0])
-        rows.append(row)
-    return rows
+    """[out_1 | … | out_h] for every row: [n, h·d_v]."""
+    return [concat_row(records, i) for i in range(records[0].n_q)]
 
 
 def multihead(records):

@@ -274,6 +274,25 @@ def test_the_pages_fast_path_gives_the_plain_formulas_numbers_bit_for_bit(case):
         assert same(getattr(plain, name), getattr(fast, name)), name
 
 
+@pytest.mark.parametrize("mask", [False, True])
+def test_a_long_texts_rows_computed_when_read_equal_the_plain_formulas_in_any_order(mask):
+    """Past LAZY_CELLS the page computes each row when first read: read in a random order, every row
+    of every field is the plain formula's to the last bit (a grid scrolled anywhere shows the same numbers)."""
+    rng = np.random.default_rng(11)
+    n = 70  # 70 × 70 > LAZY_CELLS
+    assert n * n > attention_fast.LAZY_CELLS
+    cards = [list(map(float, rng.choice([0, 0.5, 1, 2, 3], 4))) for _ in range(n)]
+    options = dict(mask=mask, slope=0.25)
+    plain = attention.attend_qkv(cards, cards, cards, **options)
+    fast = attention_fast.attend_qkv(cards, cards, cards, **options)
+    assert isinstance(fast.weights, attention_fast.Lazy)
+    for i in rng.permutation(n):
+        for name in attention.ROW_FIELDS:
+            assert same(getattr(plain, name)[i], getattr(fast, name)[int(i)]), (name, i)
+    assert fast.weights[-1] == plain.weights[-1] and fast.weights[3:5] == plain.weights[3:5]
+    assert list(fast.outputs) == plain.outputs and fast.outputs == plain.outputs and len(fast.dots) == n
+
+
 def test_the_fast_path_equals_the_plain_one_on_the_lessons_sentence():
     """On the lesson's sentence with the mask, `attend` through the fast path (as app/contract.py
     calls it for the page) and the plain one give the same record, field by field."""

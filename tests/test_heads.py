@@ -198,5 +198,7 @@ def test_past_sixty_words_only_the_active_head_runs_and_the_page_says_so(lexicon
     record = contract.compute(s, tokens)
     assert [r is not None for r in record.head_records] == [False, False, True, False]
     assert record.layer2 is None and np.asarray(record.concat).shape == (len(tokens), 4)
+    outputs = np.asarray([o if o is not None else [0.0] * 4 for o in record.outputs])  # (rows read when asked)
+    np.testing.assert_allclose(np.asarray(record.multihead_output), outputs @ np.asarray(heads.w_o(1)), rtol=0, atol=1e-12)
     views = render.render_row_views(record.row(5), tokens, "it")
     assert views["heads"].count('<li class="head-card') == 1 and "Oltre 60 parole" in views["layer2"]
