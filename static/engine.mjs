@@ -17,10 +17,12 @@
                                       engine's time on it)
      {type: "failed", detail}         Python could not start
      {type: "trial", result}          how the trial of a snapshot just stored went
-     {type: "figures", memory, transferred}  Python's wasm memory, and the bytes this worker
-                                      fetched (asked by `make bench`)
+     {type: "figures", memory, transferred, compiledBy}  Python's wasm memory, the bytes this
+                                      worker fetched, and who compiled Python's wasm, "page" or
+                                      "engine" (asked by `make bench` and the tests)
    It first tells the page that started it {type: "listening"} (which sends nothing before),
-   and takes from it {type: "quiet"} (the student paused: the snapshot of later visits may be
+   asks it, for a start from the snapshot, {type: "compile", url} (Python's wasm, see below),
+   and takes from it {type: "wasm", module}, {type: "quiet"} (the student paused: the snapshot of later visits may be
    made now) and, from every page, {type: "port"} with a MessagePort whose messages are the
    page's (app/page.py, `receive`). The runtime path below is kept current by `make build`. */
 import { loadPyodide } from "../vendor/pyodide-314.0.2-eb43536d/pyodide.mjs";
@@ -33,6 +35,24 @@ const ports = [];  /* [port, its number in the engine] for every page, in order 
 let engine = null, pyodide = null, plan = null, failed = null;
 
 const tell = (message) => ports.forEach(([port]) => port.postMessage(message));
+
+/* A start from the snapshot takes Python's compiled wasm from the page that started this worker:
+   a browser keeps the code it compiled for a page (Chromium's wasm code cache) but not for a
+   worker, where each visit compiled the runtime's 9 MB anew (~0.3 s, of a warm start's ~1.5 s).
+   The page compiles it when asked ({type: "compile", url}) and answers {type: "wasm", module}, or
+   module null where it cannot (then this worker compiles it, as on a first visit). */
+let giveWasm = null, compiledBy = "engine";
+const pageWasm = new Promise((resolve) => { giveWasm = resolve; });
+const instantiateStreaming = WebAssembly.instantiateStreaming;
+function askPageForWasm(url) {
+  self.postMessage({ type: "compile", url });
+  WebAssembly.instantiateStreaming = async (source, imports) => {  /* (Pyodide streams only that one) */
+    const module = await pageWasm;
+    if (!module) return instantiateStreaming(source, imports);
+    compiledBy = "page";
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  };
+}
 
 function fail(detail) {
   if (failed !== null || engine) return;
@@ -79,6 +99,7 @@ async function start() {
   files.catch(() => {});  /* (reported where it is awaited) */
   tell({ type: "progress", stage: "Loading Pyodide" });
   plan = await startPlan(RUNTIME);
+  if (plan.kind === "snapshot") askPageForWasm(RUNTIME + "pyodide.asm.wasm");
   tell({ type: "progress", stage: "Loading interpreter" });
   const entry = fetch(ENTRY).then((r) => { if (!r.ok) throw new Error(`${ENTRY}: ${r.status}`); return r.text(); });
   entry.catch(() => {});
@@ -125,11 +146,13 @@ self.onmessage = (event) => {
     ports.push(entry);
     if (failed !== null) port.postMessage({ type: "failed", detail: failed });
     else if (engine) attach(...entry);
+  } else if (data.type === "wasm") {
+    giveWasm(data.module);
   } else if (data.type === "quiet") {
     if (pyodide) plan.afterReady(pyodide);
   } else if (data.type === "figures") {
     const transferred = performance.getEntriesByType("resource").reduce((sum, r) => sum + r.transferSize, 0);
-    tell({ type: "figures", memory: pyodide ? wasmMemoryBytes(pyodide) : 0, transferred });
+    tell({ type: "figures", memory: pyodide ? wasmMemoryBytes(pyodide) : 0, transferred, compiledBy });
   }
 };
 

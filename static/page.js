@@ -518,18 +518,35 @@
       }
       worker.onerror = function (event) { if (ns.fail) ns.fail(event.message || "the engine's worker failed"); };
       worker.onmessage = function (event) {
-        if (!event.data || event.data.type !== "listening" || listening) return;
+        var m = event.data || {};
+        if (m.type === "compile") compileFor(m.url);
+        if (m.type !== "listening" || listening) return;
         listening = true;
         unsent.splice(0).forEach(function (args) { worker.postMessage(args[0], args[1]); });
       };
       quietThen(function () { tell({ type: "quiet" }); });
-      /* (`make bench`: a promise of the engine's figures, {memory: bytes of its Python's memory,
-         transferred: bytes its worker fetched}) */
+      /* (`make bench` and the tests: a promise of the engine's figures, {memory: bytes of its
+         Python's memory, transferred: bytes its worker fetched, compiledBy: "page" or "engine",
+         who compiled Python's wasm}) */
       ns.engineFigures = function () {
         return new Promise(function (done) { figures.push(done); tell({ type: "figures" }); });
       };
     }
     return worker;
+  }
+  /* Python's wasm compiled here, for an engine that starts from its snapshot: the browser keeps
+     the code it compiles for a page from one visit to the next, not for a worker
+     (static/engine.mjs). Module null: the engine compiles it itself. */
+  function compileFor(url) {
+    var compiled = self.WebAssembly && WebAssembly.compileStreaming
+      ? WebAssembly.compileStreaming(fetch(url, { credentials: "same-origin" })) : Promise.reject(null);
+    compiled.then(function (module) {
+      try {
+        tell({ type: "wasm", module: module });
+      } catch (error) {  /* (a browser that cannot send a module to a worker) */
+        tell({ type: "wasm", module: null });
+      }
+    }, function () { tell({ type: "wasm", module: null }); });
   }
   /* `port`'s messages go to the engine (each page makes its own channel, and keeps its end). */
   function connect(port) {

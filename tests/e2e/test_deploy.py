@@ -125,6 +125,27 @@ def test_second_visit_starts_from_the_snapshot_and_shows_the_same_numbers(warm):
     assert_clean(context, page)
 
 
+COMPILED_BY = "window.attentionExplorer.engineFigures().then(f => f.compiledBy)"
+
+
+def test_a_start_from_the_snapshot_runs_the_wasm_its_page_compiled_or_its_own(warm):
+    """A warm start runs Python's wasm compiled by its page (a browser caches a page's compiled code,
+    not a worker's); a page that cannot compile it (here: no compileStreaming) still starts from the
+    snapshot and shows the same numbers, the engine compiling it as on a first visit."""
+    context, page, first = warm
+    page.goto(page.url.split("?")[0] + QUERY)
+    wait_ready(page)
+    assert page.evaluate(START) == "snapshot" and page.evaluate(COMPILED_BY) == "page"
+    assert get_state(page) == first["state"]
+    unable = context.new_page()
+    unable.add_init_script("delete WebAssembly.compileStreaming;")  # (the page's, not its worker's)
+    unable.goto(page.url.split("?")[0] + QUERY)
+    wait_ready(unable)
+    assert unable.evaluate(START) == "snapshot" and unable.evaluate(COMPILED_BY) == "engine"
+    assert get_state(unable) == first["state"]
+    unable.close()
+
+
 # Garbage under the snapshot's key, labelled as made by this runtime (so Pyodide itself gets
 # to refuse it), and an entry of an older format beside it.
 CORRUPT = """async ([key, stale]) => {
