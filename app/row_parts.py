@@ -1,13 +1,14 @@
 """The row views (render.ROW_PARTS: query, bars, table, output, heads…) brought up to the selected
-row: those the student sees at once, those off screen when the browser is idle.
+row: those the student sees at once, those off screen once the student pauses.
 
 A word click updates at once the row views on screen, and leaves those off screen (or on a
-hidden tab of an embedded widget) for when the browser is idle after the frame: at 200 words
-the bars and the steps table are ~2,000 numbers, most of the click's work. A setting change on
-a long text likewise draws those two empty when they are off screen (`later_on_redraw`). They
-are marked aria-busy until then; they are brought up to date sooner when they come on screen,
-when a tab shows them, and before printing (`catch_up`). Clicks that come before the browser
-is idle leave them to be updated once. The browser-side halves are static/page.js's
+hidden tab of an embedded widget) for when the student has paused (300 ms without a click,
+key or input) and the browser is idle: at 200 words the bars and the steps table are ~2,000
+numbers, most of the click's work, and drawing them (a 10,000-px table laid out) would hold
+up the next click of a burst. A setting change on a long text likewise draws those two empty
+when they are off screen (`later_on_redraw`). They are marked aria-busy until then; they are
+brought up to date sooner when they come on screen, when a tab shows them, and before
+printing (`catch_up`). The clicks of a burst leave them to be updated once, after it. The browser-side halves are static/page.js's
 (watchParts, partHeights, holdParts, redrawPart, place, keepPlace, releasePart, idle,
 idleCancel, patch); which parts are off screen comes with each event (app/remote.py).
 """

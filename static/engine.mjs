@@ -21,7 +21,7 @@
                                       worker fetched, and who compiled Python's wasm, "page" or
                                       "engine" (asked by `make bench` and the tests)
    It first tells the page that started it {type: "listening"} (which sends nothing before),
-   asks it, for a start from the snapshot, {type: "compile", url} (Python's wasm, see below),
+   asks it {type: "compile", url, answer} (Python's wasm, see below),
    and takes from it {type: "wasm", module}, {type: "quiet"} (the student paused: the snapshot of later visits may be
    made now) and, from every page, {type: "port"} with a MessagePort whose messages are the
    page's (app/page.py, `receive`). The runtime path below is kept current by `make build`. */
@@ -39,13 +39,17 @@ const tell = (message) => ports.forEach(([port]) => port.postMessage(message));
 /* A start from the snapshot takes Python's compiled wasm from the page that started this worker:
    a browser keeps the code it compiled for a page (Chromium's wasm code cache) but not for a
    worker, where each visit compiled the runtime's 9 MB anew (~0.3 s, of a warm start's ~1.5 s).
-   The page compiles it when asked ({type: "compile", url}) and answers {type: "wasm", module}, or
-   module null where it cannot (then this worker compiles it, as on a first visit). */
+   The page compiles it when asked ({type: "compile", url, answer: true}) and answers {type:
+   "wasm", module}, or module null where it cannot (then this worker compiles it, as on a first
+   visit). A visit whose engine compiled it has the page compile it once more when the student
+   pauses ({type: "compile", url, answer: false}, beside the snapshot being made), so that the
+   browser keeps it for the next visit. */
+const WASM = RUNTIME + "pyodide.asm.wasm";
 let giveWasm = null, compiledBy = "engine";
 const pageWasm = new Promise((resolve) => { giveWasm = resolve; });
 const instantiateStreaming = WebAssembly.instantiateStreaming;
 function askPageForWasm(url) {
-  self.postMessage({ type: "compile", url });
+  self.postMessage({ type: "compile", url, answer: true });
   WebAssembly.instantiateStreaming = async (source, imports) => {  /* (Pyodide streams only that one) */
     const module = await pageWasm;
     if (!module) return instantiateStreaming(source, imports);
@@ -99,7 +103,7 @@ async function start() {
   files.catch(() => {});  /* (reported where it is awaited) */
   tell({ type: "progress", stage: "Loading Pyodide" });
   plan = await startPlan(RUNTIME);
-  if (plan.kind === "snapshot") askPageForWasm(RUNTIME + "pyodide.asm.wasm");
+  if (plan.kind === "snapshot") askPageForWasm(WASM);
   tell({ type: "progress", stage: "Loading interpreter" });
   const entry = fetch(ENTRY).then((r) => { if (!r.ok) throw new Error(`${ENTRY}: ${r.status}`); return r.text(); });
   entry.catch(() => {});
@@ -150,6 +154,7 @@ self.onmessage = (event) => {
     giveWasm(data.module);
   } else if (data.type === "quiet") {
     if (pyodide) plan.afterReady(pyodide);
+    if (compiledBy === "engine") self.postMessage({ type: "compile", url: WASM, answer: false });
   } else if (data.type === "figures") {
     const transferred = performance.getEntriesByType("resource").reduce((sum, r) => sum + r.transferSize, 0);
     tell({ type: "figures", memory: pyodide ? wasmMemoryBytes(pyodide) : 0, transferred, compiledBy });

@@ -23,6 +23,12 @@
 
   var FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
 
+  /* When the student last clicked, typed or changed something (for `idle`). */
+  var PAUSE_MS = 300, lastInput = -Infinity;
+  ["pointerdown", "keydown", "input", "change"].forEach(function (type) {
+    addEventListener(type, function () { lastInput = performance.now(); }, { capture: true, passive: true });
+  });
+
   ns.page = {
     /* A long grid just drawn: its gaps sized and, at the next frame (when the browser lays
        the page out anyway), sized again if a row is not `rowPx` tall; its box scrolled back
@@ -173,11 +179,23 @@
       if (moved) scrollBy(0, moved);
     },
 
+    /* `work` once the student has paused (PAUSE_MS without a click, key or input) and the
+       browser is idle: a burst of clicks or switches (arrow keys through the words) is not held
+       up by the views off screen, drawn once after it. */
     idle: function (work) {
-      return self.requestIdleCallback ? requestIdleCallback(work, { timeout: 200 }) : setTimeout(work, 1);
+      var call = { timer: 0, idle: 0 };
+      var check = function () {
+        var wait = lastInput + PAUSE_MS - performance.now();
+        if (wait > 0) call.timer = setTimeout(check, wait);
+        else if (self.requestIdleCallback) call.idle = requestIdleCallback(work, { timeout: 200 });
+        else call.timer = setTimeout(work, 1);
+      };
+      check();
+      return call;
     },
-    idleCancel: function (id) {
-      (self.cancelIdleCallback || clearTimeout)(id);
+    idleCancel: function (call) {
+      clearTimeout(call.timer);
+      if (call.idle) cancelIdleCallback(call.idle);
     },
 
     /* Changes in place, in one call: [[selector, attribute ("" = text, "outerHTML"), values]],
@@ -519,7 +537,7 @@
       worker.onerror = function (event) { if (ns.fail) ns.fail(event.message || "the engine's worker failed"); };
       worker.onmessage = function (event) {
         var m = event.data || {};
-        if (m.type === "compile") compileFor(m.url);
+        if (m.type === "compile") compileFor(m.url, m.answer);
         if (m.type !== "listening" || listening) return;
         listening = true;
         unsent.splice(0).forEach(function (args) { worker.postMessage(args[0], args[1]); });
@@ -534,12 +552,14 @@
     }
     return worker;
   }
-  /* Python's wasm compiled here, for an engine that starts from its snapshot: the browser keeps
-     the code it compiles for a page from one visit to the next, not for a worker
-     (static/engine.mjs). Module null: the engine compiles it itself. */
-  function compileFor(url) {
+  /* Python's wasm compiled here: the browser keeps the code it compiles for a page from one
+     visit to the next, not for a worker (static/engine.mjs). `answer`: the engine starts from its
+     snapshot and waits for the module (null: it compiles it itself); else this only leaves the
+     compiled code for the next visit. */
+  function compileFor(url, answer) {
     var compiled = self.WebAssembly && WebAssembly.compileStreaming
       ? WebAssembly.compileStreaming(fetch(url, { credentials: "same-origin" })) : Promise.reject(null);
+    if (!answer) return void compiled.catch(function () {});
     compiled.then(function (module) {
       try {
         tell({ type: "wasm", module: module });
