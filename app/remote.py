@@ -45,7 +45,9 @@ class Context:
         self.checked = dict(sent.get("checked") or {})  # radio group name -> the checked radio's value
         self.ids = set(sent.get("ids") or ())  # the watched row views on the page (and ids the code draws meanwhile)
         self.off = set(sent.get("off") or ())  # ids of the row views off screen
-        self.grid = sent.get("grid")  # the long grid's window: {scroll, start, stop, gap}, or None
+        # the long grid's window: {scroll, left (px), col (the first column shown), start, stop (rows
+        # drawn), cstart, cstop (a wide grid's columns drawn, else None), gap}, or None
+        self.grid = sent.get("grid")
 
     def exists(self, name):
         return name in self.ids

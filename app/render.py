@@ -121,12 +121,13 @@ def row_names(settings, tokens, record):
     return [t.text for t in tokens]
 
 
-def heatmap_more(settings, tokens, record, start, stop):
-    """Rows start…stop of the heatmap, for a long grid's window (views/heatmap.py)."""
-    return heatmap_rows(record, row_names(settings, tokens, record), settings.focus, start, stop)
+def heatmap_more(settings, tokens, record, start, stop, columns=None):
+    """Rows start…stop of the heatmap, for a long grid's window, with the columns (c0, c1) of a
+    wide one's (views/heatmap.py; None: all)."""
+    return heatmap_rows(record, row_names(settings, tokens, record), settings.focus, start, stop, columns)
 
 
-def render_matrix_analysis(settings, tokens, record, row, interactive=True, grid_first=0):
+def render_matrix_analysis(settings, tokens, record, row, interactive=True, grid_first=(0, 0)):
     """Matrix mode: every step as a matrix with its shape, the grid, the selected row's
     bars and steps table, and the compare field."""
     lang = settings.lang
@@ -137,13 +138,13 @@ def render_matrix_analysis(settings, tokens, record, row, interactive=True, grid
         f'<section id="view-bars" class="view result" data-view="bars">{views["bars"]}</section>'
         f'<section id="view-table" class="view steps-section" data-view="table">{views["table"]}</section>'
         f'<section id="view-heatmap" class="view heatmap-section" data-view="heatmap">'
-        f'{render_heatmap(record, tokens, settings.focus, lang, names, grid_first)}</section>'
+        f'{render_heatmap(record, tokens, settings.focus, lang, names, *grid_first)}</section>'
     )
 
 
-def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, grid_first=0, later=()):
+def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, grid_first=(0, 0), later=()):
     """Query, bars, steps table, heatmap and output (or a prompt to pick a word).
-    `grid_first`: a long grid is drawn from about this row (views/heatmap.py; None: all).
+    `grid_first`: a long grid is drawn from about this (row, column) (views/heatmap.py).
     `later`: row parts ("bars", "table") left empty, to be drawn later (app/page.py).
 
     With guess-first on (`quiz`: the tab's quiz.Session) the quiz section comes first;
@@ -163,7 +164,7 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
     if settings.mode == "matrix":
         return render_matrix_analysis(settings, tokens, record, row, interactive, grid_first)
     heatmap = (f'<section id="view-heatmap" class="view heatmap-section" data-view="heatmap">'
-               f'{render_heatmap(record, tokens, settings.focus, lang, first=grid_first)}</section>')
+               f'{render_heatmap(record, tokens, settings.focus, lang, None, *grid_first)}</section>')
     if row is None:
         return (view_tabs(settings.view, lang, interactive)
                 + f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>' + heatmap)

@@ -21,6 +21,22 @@
     gaps[1].style.height = ((rows - table.dataset.stop) * rowPx) + "px";
   }
 
+  /* The columns a wide grid's box shows ([first, count]), read from the column headers (all
+     drawn: views/heatmap.py); null for a grid drawn whole across. */
+  function columnsShown(wrap, table) {
+    if (table.dataset.cstart === undefined) return null;
+    var cells = table.tHead.rows[0].cells, n = cells.length - 1;
+    var left = wrap.scrollLeft + cells[0].offsetWidth, right = wrap.scrollLeft + wrap.clientWidth;
+    var lo = 1, hi = n + 1;  /* the first header whose right edge is past `left` */
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1, c = cells[mid];
+      if (c.offsetLeft + c.offsetWidth > left) hi = mid; else lo = mid + 1;
+    }
+    var last = lo;
+    while (last <= n && cells[last].offsetLeft < right) last++;
+    return [lo - 1, last - lo];
+  }
+
   var FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
 
   /* When the student last clicked, typed or changed something (for `idle`). */
@@ -32,48 +48,58 @@
   ns.page = {
     /* A long grid just drawn: its gaps sized and, at the next frame (when the browser lays
        the page out anyway), sized again if a row is not `rowPx` tall; its box scrolled back
-       to `scroll`. */
-    gridFit: function (table, rowPx, scroll) {
+       to `scroll` and `left` (`column`: the first column the box showed there). */
+    gridFit: function (table, rowPx, scroll, left, column) {
       if (!table || !table.tBodies[0].firstElementChild.classList.contains("gap")) return;  /* drawn whole */
       sizeGaps(table, rowPx);
       var wrap = table.parentElement;
-      if (scroll > 0) wrap.pendingScroll = scroll;  /* read by a redraw before that frame */
+      if (scroll > 0 || left > 0) wrap.pending = { scroll: scroll, left: left, column: column };  /* read by a redraw before that frame */
       requestAnimationFrame(function () {
         var row = table.querySelector("tr[data-row]"), px = row ? row.getBoundingClientRect().height : 0;
         if (px > 0 && Math.abs(px - rowPx) > 0.01) sizeGaps(table, px);  /* rows of another height */
         if (scroll > 0) wrap.scrollTop = scroll;
-        delete wrap.pendingScroll;
+        if (left > 0) wrap.scrollLeft = left;
+        delete wrap.pending;
       });
     },
 
-    /* The grid's window moved to rows start…stop: the drawn rows that stay are kept (a
-       focused row header stays focused; if the focused one goes, the grid's box takes the
-       focus), the others removed, `head` added after the top gap and `tail` before the
-       bottom one. */
-    gridMove: function (table, start, stop, head, tail, rowPx) {
+    /* The grid's window moved to rows start…stop (and, of a wide grid, to `columns` [c0, c1]):
+       the drawn rows that stay are kept (a focused row header stays focused; if the focused
+       one goes, the grid's box takes the focus), the others removed (all of them when the
+       columns change), `head` added after the top gap and `tail` before the bottom one. */
+    gridMove: function (table, start, stop, head, tail, rowPx, columns) {
       if (!table) return;
       var body = table.tBodies[0], top = body.firstElementChild, bottom = body.lastElementChild;
-      var focusLost = false;
+      var focusLost = null, across = columns && (columns[0] !== +table.dataset.cstart || columns[1] !== +table.dataset.cstop);
       for (var tr = top.nextElementSibling; tr && tr !== bottom;) {
         var next = tr.nextElementSibling, i = +tr.dataset.row;
-        if (i < start || i >= stop) {
-          focusLost = focusLost || tr.contains(document.activeElement);
+        if (across || i < start || i >= stop) {
+          if (tr.contains(document.activeElement)) focusLost = i;
           tr.remove();
         }
         tr = next;
       }
-      if (focusLost) table.parentElement.focus({ preventScroll: true });
       top.insertAdjacentHTML("afterend", head);
       bottom.insertAdjacentHTML("beforebegin", tail);
+      if (focusLost !== null) {  /* (a row drawn again with other columns keeps its row header's focus) */
+        var again = body.querySelector('.row-pick[data-row="' + focusLost + '"]');
+        (again || table.parentElement).focus({ preventScroll: true });
+      }
       table.dataset.start = start;
       table.dataset.stop = stop;
+      if (columns) {
+        table.dataset.cstart = columns[0];
+        table.dataset.cstop = columns[1];
+      }
       sizeGaps(table, rowPx);
     },
 
     /* A scroll (or focus) listener for long grids' boxes: when the rows shown (or the focused
-       row header) come near an edge of the drawn window, `need(first, count, rowPx)` asks
-       Python for the rows from `first` on, at once (a held Tab key is faster than the box's
-       scroll events). It runs on every scroll event and calls Python only then. */
+       row header) come near an edge of the drawn window, or the columns shown near an edge of
+       a wide grid's drawn columns, `need(first, count, rowPx, column, columns)` asks Python for
+       the rows from `first` on and the columns from `column` on, at once (a held Tab key is
+       faster than the box's scroll events). It runs on every scroll event and calls Python
+       only then. */
     gridWatch: function (need) {
       return function (event) {
         var target = event.target;
@@ -97,7 +123,13 @@
           from = Math.max(0, Math.floor((wrap.scrollTop - origin) / rowPx));
           to = Math.ceil((wrap.scrollTop + wrap.clientHeight - origin) / rowPx);
         }
-        if ((start > 0 && from < start + 2) || (stop < n && to > stop - 2)) need(from, to - from, rowPx);
+        var near = (start > 0 && from < start + 2) || (stop < n && to > stop - 2);
+        var shown = columnsShown(wrap, table);
+        if (shown) {
+          var c0 = +table.dataset.cstart, c1 = +table.dataset.cstop, nk = +table.getAttribute("aria-colcount") - 1;
+          near = near || (c0 > 0 && shown[0] < c0 + 2) || (c1 < nk && shown[0] + shown[1] > c1 - 2);
+        }
+        if (near) need(from, to - from, rowPx, shown ? shown[0] : 0, shown ? shown[1] : 0);
       };
     },
 
@@ -380,8 +412,13 @@
       if (e.offScreen === true) off.push(id);
     });
     var wrap = document.querySelector("#analysis .heatmap-wrap"), table = wrap && wrap.querySelector("table.heatmap");
-    var grid = table ? { scroll: wrap.pendingScroll || wrap.scrollTop, start: +table.dataset.start || 0,
-                         stop: +table.dataset.stop || 0, gap: !!table.querySelector("tr.gap") } : null;
+    var shown = table && !wrap.pending && columnsShown(wrap, table), wide = table && table.dataset.cstart !== undefined;
+    var grid = table ? { scroll: wrap.pending ? wrap.pending.scroll : wrap.scrollTop,
+                         left: wrap.pending ? wrap.pending.left : wrap.scrollLeft,
+                         col: wrap.pending ? wrap.pending.column : shown ? shown[0] : 0,
+                         start: +table.dataset.start || 0, stop: +table.dataset.stop || 0,
+                         cstart: wide ? +table.dataset.cstart : null, cstop: wide ? +table.dataset.cstop : null,
+                         gap: !!table.querySelector("tr.gap") } : null;
     return { target: element ? describe(element) : null, values: values, checked: checked, ids: ids, off: off, grid: grid };
   }
   function describe(t) {

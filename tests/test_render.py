@@ -7,6 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from app import contract, render, settings as state
 from app.views import heatmap, output, sentence, steps
+from tests import reference
 from tests.reference import rule_percent
 from app.lexicon import Token
 from tools import build
@@ -41,7 +42,8 @@ ALLOWED_ATTRS = {"id", "class", "for", "name", "type", "value", "checked", "disa
 ALLOWED_ATTRS |= {"aria-describedby", "aria-invalid", "aria-labelledby", "inputmode", "open",
                   "data-matrix", "data-r", "data-c", "data-value", "data-designed", "data-label",
                   "data-head"}  # heads and the editable cells
-ALLOWED_ATTRS |= {"aria-rowcount", "aria-rowindex", "data-start", "data-stop", "data-gap"}  # the grid
+ALLOWED_ATTRS |= {"aria-rowcount", "aria-rowindex", "data-start", "data-stop", "data-gap",
+                  "aria-colcount", "aria-colindex", "data-cstart", "data-cstop"}  # the grid
 
 
 def analysed(s, tokens):
@@ -282,9 +284,35 @@ def test_a_long_grid_draws_a_window_of_rows_between_two_gaps(lexicons):
         assert "le righe si disegnano mentre scorri" in html
     whole = heatmap.render_heatmap(record, tokens, 50, "it", first=None)
     assert len(re.findall(r'<tr data-row=', whole)) == 200 and 'class="gap"' not in whole
+    assert 'class="skip"' not in whole and len(re.findall(r'<td class="(?:s\d|masked|self)"', whole)) == 200 * 200
     _, six, six_record, _ = default_it(lexicons)
     small = heatmap.render_heatmap(six_record, six, 5, "it")
     assert 'class="gap"' not in small and "scorri" not in small
+    assert "aria-colindex" not in small and 'class="skip"' not in small
+
+
+def test_a_wide_grid_draws_a_window_of_columns_each_saying_its_index(lexicons):
+    """200 words: every column header is drawn (each column keeps its width), but each drawn row
+    only the COLUMNS cells from the column asked (clamped at the end), each with its
+    aria-colindex and the weight numpy gives, between two hidden cells spanning the others."""
+    words = ("Il gatto seduto sul tappeto dormiva e il cane guardava la luna ".split() * 17)[:200]
+    s = state.default_settings("it").copy(sentence=" ".join(words), text=" ".join(words), limit=200, focus=50)
+    tokens, _ = state.check_sentence(s.sentence, lexicons["it"], 200)
+    record, _ = analysed(s, tokens)
+    cards = [t.card for t in tokens]
+    for column, c0 in ((60, 60), (190, 200 - heatmap.COLUMNS), (0, 0)):
+        html = heatmap.render_heatmap(record, tokens, 50, "it", first=40, first_column=column)
+        assert f'aria-colcount="201" data-cstart="{c0}" data-cstop="{c0 + heatmap.COLUMNS}"' in html
+        assert html.count('<th scope="col"') == 200
+        for row in re.findall(r'<tr data-row="(\d+)"[^>]*>(.*?)</tr>', html):
+            i, cells = int(row[0]), row[1]
+            drawn = re.findall(r'<td aria-colindex="(\d+)" class="[^"]+">([^<]*)</td>', cells)
+            assert [int(k) - 2 for k, _ in drawn] == list(range(c0, c0 + heatmap.COLUMNS))
+            spans = [int(k) for k in re.findall(r'<td class="skip" colspan="(\d+)" aria-hidden="true">', cells)]
+            assert spans == [k for k in (c0, 200 - c0 - heatmap.COLUMNS) if k > 0]
+            _, _, weights, _ = reference.attention_row(cards, reference.W_Q, i)  # (numpy)
+            assert [p for _, p in drawn] == ["—" if j == i else str(int(100 * weights[j] + 0.5))
+                                             for j in range(c0, c0 + heatmap.COLUMNS)]
 
 
 def test_output_is_the_weighted_sum_of_the_values(lexicons):

@@ -10,16 +10,23 @@ A long grid (more than WINDOW rows) draws only a window of WINDOW rows, around w
 box shows: 200 words make 40,000 cells, and a browser lays out a table whole, so every
 setting change would cost a second of layout. Two empty rows (class "gap", hidden from
 screen readers) stand for the rows above and below the window, so the box scrolls as if
-all were there; app/page.py sizes them and moves the window as the box scrolls (a row
+all were there; app/grid.py sizes them and moves the window as the box scrolls (a row
 header reached with Tab scrolls into view, so the next one is drawn in time). The table
 says aria-rowcount, each row its aria-rowindex, so a screen reader tells "row 57 of 201";
 printing draws every row; the CSV export of the matrix has them all.
+
+A wide grid (more than COLUMNS words) draws, in each drawn row, only COLUMNS columns
+around what the box shows (32 rows of 200 columns still cost ~130 ms of layout; of 40,
+~30 ms). The column headers are all drawn, so each column keeps its width; in a row, an
+empty cell spanning the columns left out (class "skip", hidden from screen readers) stands
+before and after the drawn ones, and each cell says its aria-colindex ("column 57 of 201").
 """
 
 from app.i18n import half_up, text
 from app.views.html import esc
 
 WINDOW = 32  # rows of a long grid drawn at a time (its box shows about 14)
+COLUMNS = 40  # columns of a wide grid drawn at a time (its box shows about 21 at 1280 px, 6 at 360)
 SHADES = 8  # shading classes s0…s7 by √(shown percentage), so middle weights show (the number is written too)
 
 
@@ -54,6 +61,20 @@ def cells(record, i):
                    for j, w in enumerate(record.weights[i]))
 
 
+def cells_window(record, i, c0, c1):
+    """The <td>s of columns c0…c1 of row i, each with its aria-colindex (the row header is
+    column 1), between the cells that stand for the columns left out."""
+    candidates, masked, weights = record.candidates[i], record.masked[i], record.weights[i]
+    out = [f'<td class="skip" colspan="{c0}" aria-hidden="true"></td>' if c0 > 0 else ""]
+    for j in range(c0, c1):
+        cell = (CELLS[whole_percent(weights[j])] if candidates[j] else
+                '<td class="masked">·</td>' if masked[j] else '<td class="self">—</td>')
+        out.append(f'<td aria-colindex="{j + 2}"{cell[3:]}')
+    if c1 < len(weights):
+        out.append(f'<td class="skip" colspan="{len(weights) - c1}" aria-hidden="true"></td>')
+    return "".join(out)
+
+
 def window_of(n, first, size=WINDOW):
     """The rows (start, stop) drawn of a grid of n rows: `size` of them, from about row
     `first` on (clamped to the grid)."""
@@ -63,15 +84,18 @@ def window_of(n, first, size=WINDOW):
     return start, start + size
 
 
-def heatmap_rows(record, names, focus, start=0, stop=None):
-    """The <tr>s of rows start…stop (all by default); `names`: every asking row's name."""
+def heatmap_rows(record, names, focus, start=0, stop=None, columns=None):
+    """The <tr>s of rows start…stop (all by default); `names`: every asking row's name;
+    `columns`: the (c0, c1) drawn of a wide grid (None: all)."""
     rows = []
+    draw = (lambda i: cells(record, i)) if columns is None else (lambda i: cells_window(record, i, *columns))
+    head = ' aria-colindex="1"' if columns is not None else ""
     for i in range(start, len(names) if stop is None else min(stop, len(names))):
         selected = i == focus
         rows.append(
             f'<tr data-row="{i}" aria-rowindex="{i + 2}"{" class=" + chr(34) + "selected" + chr(34) if selected else ""}>'
-            f'<th scope="row"><button type="button" class="row-pick" data-row="{i}" '
-            f'aria-pressed="{"true" if selected else "false"}">{esc(names[i])}</button></th>{cells(record, i)}</tr>')
+            f'<th scope="row"{head}><button type="button" class="row-pick" data-row="{i}" '
+            f'aria-pressed="{"true" if selected else "false"}">{esc(names[i])}</button></th>{draw(i)}</tr>')
     return "".join(rows)
 
 
@@ -80,28 +104,33 @@ def gap_row(where, n_k):
     return f'<tr class="gap" data-gap="{where}" aria-hidden="true"><td colspan="{n_k + 1}"></td></tr>'
 
 
-def render_heatmap(record, tokens, focus, lang, row_names=None, first=0):
+def render_heatmap(record, tokens, focus, lang, row_names=None, first=0, first_column=0):
     """The grid; `focus` is the selected row (highlighted), or None. `row_names`: the
     asking rows' names when they are not `tokens` (matrix mode: q1, q2, …). A long grid
-    draws the WINDOW rows from about row `first` (see the module's note); `first=None`
-    draws every row (printing, a notebook)."""
-    head = "".join(f'<th scope="col"><span>{esc(t.text)}</span></th>' for t in tokens)
+    draws the WINDOW rows from about row `first`, a wide one the COLUMNS columns from about
+    column `first_column` (see the module's note); `first=None` draws every cell (printing,
+    a notebook)."""
     names = row_names or [t.text for t in tokens]
-    n = len(names)
+    n, n_k = len(names), len(tokens)
     start, stop = (0, n) if first is None else window_of(n, first)
-    body = heatmap_rows(record, names, focus, start, stop)
+    c0, c1 = (0, n_k) if first is None else window_of(n_k, first_column, COLUMNS)
+    columns = (c0, c1) if c1 - c0 < n_k else None
+    mark = (lambda j: f' aria-colindex="{j + 2}"') if columns else (lambda j: "")
+    head = "".join(f'<th scope="col"{mark(j)}><span>{esc(t.text)}</span></th>' for j, t in enumerate(tokens))
+    body = heatmap_rows(record, names, focus, start, stop, columns)
     windowed = stop - start < n
     if windowed:
         body = gap_row("top", len(tokens)) + body + gap_row("bottom", len(tokens))
     caption = text(lang, "heatmap_caption") + (text(lang, "heatmap_window") if windowed else "")
     corner = esc(text(lang, "heatmap_corner"))
+    wide = f' aria-colcount="{n_k + 1}" data-cstart="{c0}" data-cstop="{c1}"' if columns else ""
     return (
         f'<h2>{esc(text(lang, "heatmap_heading"))}</h2>'
         f'<p class="heatmap-help">{esc(text(lang, "heatmap_help"))}</p>'
         f'<div class="heatmap-wrap" role="region" tabindex="0" aria-label="{esc(text(lang, "heatmap_heading"))}">'
-        f'<table class="heatmap" aria-rowcount="{n + 1}" data-start="{start}" data-stop="{stop}">'
+        f'<table class="heatmap" aria-rowcount="{n + 1}" data-start="{start}" data-stop="{stop}"{wide}>'
         f'<caption>{esc(caption)}</caption>'
-        f'<thead><tr aria-rowindex="1"><td class="corner">{corner}</td>{head}</tr></thead>'
+        f'<thead><tr aria-rowindex="1"><td class="corner"{mark(-1)}>{corner}</td>{head}</tr></thead>'
         f'<tbody>{body}</tbody></table></div>'
         f'<p class="heatmap-cost">{esc(cost_line(len(tokens), lang))}</p>'
     )

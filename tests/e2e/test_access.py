@@ -58,6 +58,22 @@ def test_axe_finds_nothing_in_the_interactive_states(lang_page):
     assert axe_violations(page) == [], "guessed word"
 
 
+def test_axe_finds_nothing_in_a_long_texts_grid_scrolled_both_ways(lang_page, base_url):
+    """60 words: the grid drawn as a window of rows and columns, scrolled down and across, its
+    cells each saying their row and column: 0 violations."""
+    page = lang_page
+    words = ("Il gatto seduto sul tappeto dormiva e il cane guardava la luna".split() * 5)[:60]
+    page.goto(f"{base_url}?lang={page.lang}&limit=60&focus=30&s=" + "+".join(words))
+    wait_ready(page)
+    wrap = page.locator(".heatmap-wrap")
+    wrap.scroll_into_view_if_needed()
+    wrap.evaluate("w => { w.scrollTop = 900; w.scrollLeft = 1200; }")
+    page.wait_for_function("""(() => { const t = document.querySelector('table.heatmap');
+        return +t.dataset.start > 0 && +t.dataset.cstart > 0; })()""")
+    assert page.locator("table.heatmap td.skip").count() > 0
+    assert axe_violations(page) == [], "long grid"
+
+
 @pytest.mark.parametrize("lang", ["it", "en"])
 @pytest.mark.parametrize("state", ["loading", "error", "embed", "dark"])
 def test_axe_finds_nothing_while_loading_failed_embedded_or_dark(browser, base_url, lang, state):

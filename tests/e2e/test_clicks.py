@@ -176,16 +176,20 @@ def test_disclosures_the_student_opened_stay_open_while_picking_words(browser, b
 
 
 def drawn_grid(page):
-    """{row index: its cells' texts} for the rows a long grid has drawn, and the table's row count."""
+    """{row index: {column index: its cell's text}} for the cells a long grid has drawn, and the
+    table's row count."""
     rows = page.evaluate("""[...document.querySelector('table.heatmap').tBodies[0].rows]
         .map(tr => [tr.className === 'gap' ? -1 : +tr.dataset.row, +tr.getAttribute('aria-rowindex'),
-                    [...tr.querySelectorAll('td')].map(td => td.textContent)])""")
+                    [...tr.querySelectorAll('td:not(.skip)')].map((td, k) =>
+                        [td.hasAttribute('aria-colindex') ? +td.getAttribute('aria-colindex') - 2 : k, td.textContent])])""")
     assert rows[0][0] == rows[-1][0] == -1  # a gap row before and after the window
     rows = rows[1:-1]
     numbers = [i for i, _, _ in rows]
     assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))  # in order, none twice
     assert all(index == i + 2 for i, index, _ in rows)  # "row 57 of 91" for a screen reader
-    return {i: cells for i, _, cells in rows}, int(page.locator("table.heatmap").get_attribute("aria-rowcount"))
+    for _, _, cells in rows:  # "column 57 of 91": the drawn columns in order, none twice
+        assert [j for j, _ in cells] == list(range(cells[0][0], cells[0][0] + len(cells)))
+    return {i: dict(cells) for i, _, cells in rows}, int(page.locator("table.heatmap").get_attribute("aria-rowcount"))
 
 
 SEEN = """() => {
@@ -193,6 +197,13 @@ SEEN = """() => {
     return [...w.querySelectorAll('tr[data-row]')].filter(tr => {
         const r = tr.getBoundingClientRect(); return r.bottom > box.top + 60 && r.top < box.bottom; })
         .map(tr => +tr.dataset.row); }"""
+
+# The columns the grid's box shows, right of the row names (their headers are all drawn).
+SEEN_COLUMNS = """() => {
+    const w = document.querySelector('.heatmap-wrap'), box = w.getBoundingClientRect();
+    const names = w.querySelector('td.corner').getBoundingClientRect().right;
+    return [...w.querySelectorAll('thead th')].map((th, j) => [j, th.getBoundingClientRect()])
+        .filter(([j, r]) => r.right > names + 1 && r.left < box.right - 1).map(([j]) => j); }"""
 
 
 def scroll_grid(page, top):
@@ -202,10 +213,20 @@ def scroll_grid(page, top):
     return page.evaluate(SEEN)
 
 
+def scroll_grid_across(page, left):
+    """Scroll the grid's box sideways, and wait until the cells it shows are drawn: the columns shown."""
+    page.locator(".heatmap-wrap").evaluate("(w, left) => { w.scrollLeft = left; }", left)
+    page.wait_for_function(f"""(() => {{ const cols = ({SEEN_COLUMNS})();
+        const tr = document.querySelector('.heatmap-wrap tr[data-row]');
+        return cols.length > 5 && cols.every(j => tr.querySelector(`td[aria-colindex="${{j + 2}}"]`)); }})()""")
+    return page.evaluate(SEEN_COLUMNS)
+
+
 def test_a_long_texts_grid_draws_the_rows_its_box_shows_and_follows_the_mask(browser, base_url):
-    """90 words (8,100 cells): the grid draws a window of rows, which follows its box's scroll and
-    Tab through the row names, each drawn row equal to numpy's; a setting change redraws it where
-    the student was looking; a late row selects its word; printing draws all 90 rows."""
+    """90 words (8,100 cells): the grid draws a window of rows and columns, which follows its box's
+    scroll and Tab through the row names, each drawn cell equal to numpy's; a setting change
+    redraws it where the student was looking; a late row selects its word; printing draws all
+    90 rows and columns."""
     words = (WORDS12 * 8)[:90]
     context, page = open_page(browser, base_url, "?limit=90&s=" + "+".join(words) + "&focus=2")
     wait_ready(page)
@@ -217,9 +238,10 @@ def test_a_long_texts_grid_draws_the_rows_its_box_shows_and_follows_the_mask(bro
         ref = numpy_state(s)
         drawn, count = drawn_grid(page)
         assert count == 91 and 20 <= len(drawn) < 90  # a window, not the 8,100 cells
+        shown = page.evaluate(SEEN_COLUMNS)
         for i, row in drawn.items():
-            assert len(row) == 90
-            for j, cell in enumerate(row):
+            assert set(shown) <= set(row) and len(row) < 90  # the columns the box shows, not all 90
+            for j, cell in row.items():
                 if ref["allowed"][i][j]:
                     assert cell == rule_percent(ref["weights"][i][j], 0, "it")[:-1]
                 else:
@@ -242,6 +264,20 @@ def test_a_long_texts_grid_draws_the_rows_its_box_shows_and_follows_the_mask(bro
     wait_state(page, "s.mask === true")
     page.wait_for_function(f"({SEEN})().length >= 10")
     assert page.evaluate(SEEN) == seen
+    across = scroll_grid_across(page, 10 ** 6)  # to the last column
+    assert across[-1] == 89 and 0 not in next(iter(drawn_grid(page)[0].values()))
+    check(True)
+    across = scroll_grid_across(page, 1500)  # the middle, across
+    assert 20 < across[0] < 60
+    check(True)
+    page.locator("#mask").evaluate("box => box.click()")
+    wait_state(page, "s.mask === false")
+    page.wait_for_function(f"({SEEN})().length >= 10")
+    assert page.evaluate(SEEN) == seen and page.evaluate(SEEN_COLUMNS) == across  # still where they were
+    check(False)
+    page.locator("#mask").evaluate("box => box.click()")
+    wait_state(page, "s.mask === true")
+    scroll_grid_across(page, 0)
     last = int(page.locator(".row-pick").last.get_attribute("data-row"))  # the window's last row
     page.locator(f'.row-pick[data-row="{last}"]').focus()
     following = last + 1
@@ -260,7 +296,8 @@ def test_a_long_texts_grid_draws_the_rows_its_box_shows_and_follows_the_mask(bro
     page.locator(f'.row-pick[data-row="{seen[3]}"]').focus()
     page.evaluate("dispatchEvent(new Event('beforeprint'))")
     page.wait_for_function("document.querySelectorAll('table.heatmap tr[data-row]').length === 90")  # the engine's answer
-    assert sorted(drawn_grid(page)[0]) == list(range(90))
+    printed = drawn_grid(page)[0]
+    assert sorted(printed) == list(range(90)) and all(sorted(row) == list(range(90)) for row in printed.values())
     page.evaluate("dispatchEvent(new Event('afterprint'))")
     page.wait_for_function("document.querySelectorAll('table.heatmap tr[data-row]').length < 90")
     assert len(drawn_grid(page)[0]) < 90 and page.evaluate(SEEN) == seen  # printing moved nothing
