@@ -121,8 +121,13 @@ def lesson(page, url, clicks_script):
     return ready + max(f.evaluate(clicks_script, 1)[0][0] for f in widgets)
 
 
-def browser_memory():
-    """Proportional set size (bytes) of every Chromium process started by this process."""
+def chromium_pids():
+    """The Chromium processes running now (a browser launched after this is counted alone)."""
+    return set(browser_family())
+
+
+def browser_family():
+    """The processes started by this process, its children's children included."""
     parents = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -135,8 +140,14 @@ def browser_memory():
         more = {pid for pid, parent in parents.items() if parent in family} - family
         family |= more
         grew = bool(more)
+    return family - {os.getpid()}
+
+
+def browser_memory(before=frozenset()):
+    """Proportional set size (bytes) of every Chromium process started by this process, but
+    those of `before` (chromium_pids(): the browsers open already, e.g. the bench's own)."""
     total = 0
-    for pid in family - {os.getpid()}:
+    for pid in browser_family() - set(before):
         try:
             if "chrom" not in Path(f"/proc/{pid}/comm").read_text():
                 continue
@@ -150,6 +161,7 @@ def browser_memory():
 
 def lesson_memory(playwright, options, url):
     """Browser memory with one lesson page open, warm (snapshot kept), after a pause."""
+    before = chromium_pids()
     browser = playwright.chromium.launch(**options)
     context = browser.new_context()
     page = context.new_page()
@@ -159,13 +171,14 @@ def lesson_memory(playwright, options, url):
     page.goto(url)
     page.wait_for_function(ALL_READY, timeout=180_000)
     page.wait_for_timeout(1500)
-    used = browser_memory()
+    used = browser_memory(before)
     browser.close()
     return used
 
 
 def bare_memory(playwright, options, url):
     """Browser memory with the bare PyScript + Pyodide page open, warm, after the same pause."""
+    before = chromium_pids()
     browser = playwright.chromium.launch(**options)
     page = browser.new_context().new_page()
     page.goto(url)
@@ -173,7 +186,7 @@ def bare_memory(playwright, options, url):
     page.goto(url)
     page.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=180_000)
     page.wait_for_timeout(1500)
-    used = browser_memory()
+    used = browser_memory(before)
     browser.close()
     return used
 
