@@ -270,14 +270,7 @@
     sayReady: function (ready, note) {
       var status = document.getElementById("status"), under = document.getElementById("status-note");
       var box = document.getElementById("status-box");
-      if (box) {  /* (and at once when the student clicks or types: it floats over the controls) */
-        var gone = function () {
-          box.classList.add("gone");
-          ["pointerdown", "keydown"].forEach(function (type) { removeEventListener(type, gone, true); });
-        };
-        setTimeout(gone, READY_SHOWN_MS);
-        ["pointerdown", "keydown"].forEach(function (type) { addEventListener(type, gone, true); });
-      }
+      if (box) setTimeout(function () { box.classList.add("gone"); }, READY_SHOWN_MS);
       if (status) status.querySelector(".status-text").textContent = ready;
       if (under && under.textContent !== note) {
         under.style.minHeight = under.offsetHeight + "px";

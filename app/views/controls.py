@@ -7,8 +7,6 @@ from app import i18n, settings as schema
 from app.i18n import short, text
 from app.views.html import esc
 
-# The settings behind "More settings" (render_settings), by their attribute in Settings.
-MORE_SETTINGS = ("mode", "scaled", "temperature", "quiz", "slope", "head")
 SLOPE_CONTROL_MAX = 2.0  # the slope slider (control "pos"): 0 (off) to 2 in quarters; links allow up to 10
 
 
@@ -131,23 +129,19 @@ def render_controls(settings, interactive=True):
 def render_settings(settings, interactive=True):
     """The settings, under the sentence and above the bars and the matrix they change: the mask
     and include-self in view, the others (mode, √d_k, guess first, temperature, distance, head,
-    reset) behind "More settings", open when any of them is not its default, each still a
-    control of its own in the URL and by keyboard.
+    reset) behind "More settings", each still a control of its own in the URL and by keyboard.
     `interactive` "early": only the mask and include-self are enabled (static/early.js)."""
     lang = settings.lang
     off = "" if interactive is True else " disabled"
     early = "" if interactive else " disabled"  # "early": the switches static/early.js answers are on
     from app.views.heads import head_select  # heads' controls (app/views/heads.py)
     matrix = settings.mode == "matrix"  # matrix mode: no heads
-    # (open when a link set one of them: a student sees what the teacher changed)
-    plain = schema.default_settings(lang)
-    changed = any(getattr(settings, name) != getattr(plain, name) for name in MORE_SETTINGS)
     return (
         f'<h2 class="sr-only">{esc(text(lang, "settings_aria"))}</h2><div class="options">'
         + switch("mask", settings.mask, lang, early if schema.mask_possible(settings) else " disabled")
         + switch("self", settings.include_self, lang, early)
         + "</div>"
-        f'<details class="more-settings"{" open" if changed else ""}><summary>{esc(text(lang, "more_settings"))}'
+        f'<details class="more-settings"><summary>{esc(text(lang, "more_settings"))}'
         f'<span class="more-list">{esc(text(lang, "more_settings_list"))}</span></summary>'
         '<div class="options">'
         + mode_choice(settings.mode, lang, off)
