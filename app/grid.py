@@ -65,21 +65,19 @@ class Grid:
         page.helpers.gridMove(table, start, stop, rows[0], rows[1], self.row_px, list(columns) if columns else None)
 
     def columns_for(self, column, count):
-        """A wide grid's columns to draw when the box shows columns column…column+count: those
-        drawn while the box stays clear of their edges, else the window around it (None: the
-        grid is drawn whole across)."""
+        """A wide grid's columns to draw: the window around column…column+count, or those drawn
+        when `column` is None (static/page.js asks for columns only near the drawn ones' edge);
+        None for a grid drawn whole across."""
         grid, n = self.page.screen.context.grid, len(self.page.tokens)
-        c0, c1 = grid["cstart"], grid["cstop"]
-        if c0 is None:
+        if grid["cstart"] is None:
             return None
-        column, count = int(column), int(count)
-        if (c0 > 0 and column < c0 + 2) or (c1 < n and column + count > c1 - 2):
-            return heatmap.window_of(n, column - MARGIN, max(heatmap.COLUMNS, count + 2 * MARGIN))
-        return c0, c1
+        if column is None:
+            return grid["cstart"], grid["cstop"]
+        return heatmap.window_of(n, int(column) - MARGIN, max(heatmap.COLUMNS, int(count) + 2 * MARGIN))
 
-    def rows_needed(self, first, count, row_px, column=0, columns=0):
+    def rows_needed(self, first, count, row_px, column=None, columns=None):
         """The box shows rows first…first+count and columns column…column+columns (static/page.js,
-        gridWatch): draw the window around them."""
+        gridWatch; column None: the columns stay): draw the window around them."""
         page = self.page
         table = page.region("analysis").querySelector("table.heatmap")
         if page.screen.context.grid is None or page.record is None:

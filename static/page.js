@@ -37,6 +37,12 @@
     return [lo - 1, last - lo];
   }
 
+  /* Whether what the box shows, from…to, comes within 2 of an edge of the drawn start…stop
+     (of n), where more is left to draw. */
+  function nearEdge(start, stop, n, from, to) {
+    return (start > 0 && from < start + 2) || (stop < n && to > stop - 2);
+  }
+
   var FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
 
   /* When the student last clicked, typed or changed something (for `idle`). */
@@ -97,7 +103,7 @@
     /* A scroll (or focus) listener for long grids' boxes: when the rows shown (or the focused
        row header) come near an edge of the drawn window, or the columns shown near an edge of
        a wide grid's drawn columns, `need(first, count, rowPx, column, columns)` asks Python for
-       the rows from `first` on and the columns from `column` on, at once (a held Tab key is
+       the rows from `first` on and (column null: the drawn ones) the columns from `column` on, at once (a held Tab key is
        faster than the box's scroll events). It runs on every scroll event and calls Python
        only then. */
     gridWatch: function (need) {
@@ -123,13 +129,12 @@
           from = Math.max(0, Math.floor((wrap.scrollTop - origin) / rowPx));
           to = Math.ceil((wrap.scrollTop + wrap.clientHeight - origin) / rowPx);
         }
-        var near = (start > 0 && from < start + 2) || (stop < n && to > stop - 2);
-        var shown = columnsShown(wrap, table);
-        if (shown) {
-          var c0 = +table.dataset.cstart, c1 = +table.dataset.cstop, nk = +table.getAttribute("aria-colcount") - 1;
-          near = near || (c0 > 0 && shown[0] < c0 + 2) || (c1 < nk && shown[0] + shown[1] > c1 - 2);
+        var shown = columnsShown(wrap, table), across = shown &&
+          nearEdge(+table.dataset.cstart, +table.dataset.cstop, +table.getAttribute("aria-colcount") - 1,
+                   shown[0], shown[0] + shown[1]);
+        if (across || nearEdge(start, stop, n, from, to)) {
+          need(from, to - from, rowPx, across ? shown[0] : null, across ? shown[1] : null);
         }
-        if (near) need(from, to - from, rowPx, shown ? shown[0] : 0, shown ? shown[1] : 0);
       };
     },
 

@@ -121,11 +121,6 @@ def lesson(page, url, clicks_script):
     return ready + max(f.evaluate(clicks_script, 1)[0][0] for f in widgets)
 
 
-def chromium_pids():
-    """The Chromium processes running now (a browser launched after this is counted alone)."""
-    return set(browser_family())
-
-
 def browser_family():
     """The processes started by this process, its children's children included."""
     parents = {}
@@ -145,7 +140,8 @@ def browser_family():
 
 def browser_memory(before=frozenset()):
     """Proportional set size (bytes) of every Chromium process started by this process, but
-    those of `before` (chromium_pids(): the browsers open already, e.g. the bench's own)."""
+    those of `before` (browser_family() before a launch: the browsers open already, e.g. the
+    bench's own)."""
     total = 0
     for pid in browser_family() - set(before):
         try:
@@ -161,7 +157,7 @@ def browser_memory(before=frozenset()):
 
 def lesson_memory(playwright, options, url):
     """Browser memory with one lesson page open, warm (snapshot kept), after a pause."""
-    before = chromium_pids()
+    before = browser_family()
     browser = playwright.chromium.launch(**options)
     context = browser.new_context()
     page = context.new_page()
@@ -178,7 +174,7 @@ def lesson_memory(playwright, options, url):
 
 def bare_memory(playwright, options, url):
     """Browser memory with the bare PyScript + Pyodide page open, warm, after the same pause."""
-    before = chromium_pids()
+    before = browser_family()
     browser = playwright.chromium.launch(**options)
     page = browser.new_context().new_page()
     page.goto(url)

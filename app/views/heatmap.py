@@ -53,12 +53,17 @@ def whole_percent(w):
 CELLS = [f'<td class="s{min(int((p / 100) ** 0.5 * SHADES), SHADES - 1)}">{p}</td>' for p in range(101)]
 
 
+def cell(candidate, masked, weight):
+    """One cell: a candidate's whole percentage by the page's rule, shaded by √weight; · a
+    masked word; — the word itself when it is no candidate."""
+    if candidate:
+        return CELLS[whole_percent(weight)]
+    return '<td class="masked">·</td>' if masked else '<td class="self">—</td>'
+
+
 def cells(record, i):
-    """The <td>s of row i: whole percentages by the page's rule, shaded by √weight."""
-    candidates, masked = record.candidates[i], record.masked[i]
-    return "".join(CELLS[whole_percent(w)] if candidates[j] else
-                   ('<td class="masked">·</td>' if masked[j] else '<td class="self">—</td>')
-                   for j, w in enumerate(record.weights[i]))
+    """The <td>s of row i."""
+    return "".join(map(cell, record.candidates[i], record.masked[i], record.weights[i]))
 
 
 def cells_window(record, i, c0, c1):
@@ -66,10 +71,7 @@ def cells_window(record, i, c0, c1):
     column 1), between the cells that stand for the columns left out."""
     candidates, masked, weights = record.candidates[i], record.masked[i], record.weights[i]
     out = [f'<td class="skip" colspan="{c0}" aria-hidden="true"></td>' if c0 > 0 else ""]
-    for j in range(c0, c1):
-        cell = (CELLS[whole_percent(weights[j])] if candidates[j] else
-                '<td class="masked">·</td>' if masked[j] else '<td class="self">—</td>')
-        out.append(f'<td aria-colindex="{j + 2}"{cell[3:]}')
+    out += [f'<td aria-colindex="{j + 2}"{cell(candidates[j], masked[j], weights[j])[3:]}' for j in range(c0, c1)]
     if c1 < len(weights):
         out.append(f'<td class="skip" colspan="{len(weights) - c1}" aria-hidden="true"></td>')
     return "".join(out)
