@@ -122,10 +122,13 @@ class Page:
             self.document.title = text(lang, "title")
             region("header").innerHTML = render.render_header(lang)
             region("controls").innerHTML = render.render_controls(settings)
+            region("settings").innerHTML = render.render_settings(settings)
             region("share").innerHTML = render.render_share(lang)
+            region("about").innerHTML = render.render_about(lang)
             self.say_ready(lang)
         if settings.mode == "matrix" and "sentence" in regions:  # new Q, K: the mask may (not) apply
             region("controls").innerHTML = render.render_controls(settings)
+            region("settings").innerHTML = render.render_settings(settings)
         if "all" in regions or "sentence" in regions:
             region("sentence").innerHTML = render.render_words(settings, tokens, record)
             region("sentence-input").value = settings.text

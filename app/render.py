@@ -14,7 +14,7 @@ from app import settings as schema
 from app.i18n import text
 from app.views.bars import announcement, bars_patch, render_bars
 from app.views import matrix_mode
-from app.views.controls import render_controls, render_header, render_share
+from app.views.controls import render_about, render_controls, render_header, render_settings, render_share
 from app.views.editor import render_editor
 from app.views.heads import render_heads, render_multihead, render_multihead_about
 from app.views.layer2 import render_layer2
@@ -172,8 +172,8 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
     views.update(dict.fromkeys(later, ""))
     return (
         view_tabs(settings.view, lang, interactive)
-        + query_section(row, tokens, lang, views["query"])
         + f'<section id="view-bars" class="view result" data-view="bars">{views["bars"]}</section>'
+        + query_section(row, tokens, lang, views["query"])
         + f'<section id="view-table" class="view steps-section" data-view="table">{views["table"]}</section>'
         + heatmap
         + f'<section id="view-output" class="view output-section" data-view="output">{views["output"]}</section>'
@@ -202,10 +202,13 @@ def render_app(settings, tokens, record, row, notes=(), problems=(), interactive
         f'<section id="controls" class="controls">{render_controls(settings, early)}</section>'
         f'<div id="messages" class="messages">{render_messages(notes, problems, lang)}</div>'
         f'<section id="sentence" class="sentence">{render_words(settings, tokens, record, early)}</section>'
+        f'<section id="settings" class="settings">'
+        f'{render_settings(settings, early)}</section>'
         f'<div id="analysis" class="analysis" data-view="{esc(settings.view)}">'
         f'{render_analysis(settings, tokens, record, row, interactive)}</div>'
         f'<section id="editor" class="editor">{render_edits(settings, tokens, record, interactive)}</section>'
         f'<section id="share" class="share">{render_share(lang, interactive)}</section>'
+        f'<section id="about" class="about">{render_about(lang)}</section>'
     )
 
 

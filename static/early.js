@@ -19,7 +19,7 @@
   "use strict";
   var ns = window.attentionExplorer = window.attentionExplorer || {};
   var html = document.documentElement;
-  var regions = ["controls", "sentence", "analysis"];
+  var regions = ["settings", "sentence", "analysis"];
   /* (preloaded as .gz by index.html, from its <head>: it comes before Python's files take the line) */
   var STATES = "./static/early.json";
   var app = document.getElementById("app");

@@ -43,6 +43,8 @@
     return (start > 0 && from < start + 2) || (stop < n && to > stop - 2);
   }
 
+  var READY_SHOWN_MS = 5000;  /* the full page's status says "ready" this long, then goes (style.css) */
+
   var FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
 
   /* When the student last clicked, typed or changed something (for `idle`). */
@@ -272,6 +274,15 @@
        shorter text moves nothing below it). */
     sayReady: function (ready, note) {
       var status = document.getElementById("status"), under = document.getElementById("status-note");
+      var box = document.getElementById("status-box");
+      if (box) {  /* (and at once when the student clicks or types: it floats over the controls) */
+        var gone = function () {
+          box.classList.add("gone");
+          ["pointerdown", "keydown"].forEach(function (type) { removeEventListener(type, gone, true); });
+        };
+        setTimeout(gone, READY_SHOWN_MS);
+        ["pointerdown", "keydown"].forEach(function (type) { addEventListener(type, gone, true); });
+      }
       if (status) status.querySelector(".status-text").textContent = ready;
       if (under && under.textContent !== note) {
         under.style.minHeight = under.offsetHeight + "px";
@@ -327,6 +338,46 @@
       window.addEventListener("afterprint", printed);
     }
   };
+
+  /* -- linked views ------------------------------------------------------------------- */
+
+  /* A word pointed at or focused in one view (its card, its bar, its row of the steps table,
+     the grid's row or column header, a head's bar) is marked in every view (class "linked",
+     style.css); the selected word keeps its own mark. Only a class changes: a screen reader
+     hears nothing more. On the page's thread alone, from the first paint. Matrix mode has no
+     words: nothing is linked there. */
+  var LINKS = ["label.word[data-index]", ".bar-row[data-index]", "table.steps tr[data-index]",
+               ".mini-bars li[data-index]", "table.heatmap tr[data-row]", "table.heatmap th[data-col]"];
+  var linked = null;
+  function wordAt(node) {
+    var hit = node && node.closest ? node.closest(LINKS.join(",")) : null;
+    if (!hit || !document.querySelector("#sentence label.word")) return null;
+    var data = hit.dataset;
+    return data.index !== undefined ? data.index : data.row !== undefined ? data.row : data.col;
+  }
+  function link(word) {
+    if (word === linked) return;
+    var app = document.getElementById("app");
+    app.querySelectorAll(".linked").forEach(function (e) {
+      e.classList.remove("linked");
+      if (!e.classList.length) e.removeAttribute("class");  /* (as drawn) */
+    });
+    linked = word;
+    if (word === null) return;
+    var key = String(+word);
+    app.querySelectorAll(LINKS.map(function (s) {
+      return s.replace(/\[(data-[a-z]+)\]$/, '[$1="' + key + '"]');
+    }).join(",")).forEach(function (e) { e.classList.add("linked"); });
+  }
+  (function () {
+    var app = document.getElementById("app");
+    if (!app) return;
+    app.addEventListener("pointerover", function (event) { link(wordAt(event.target)); });
+    app.addEventListener("pointerleave", function () { link(null); });
+    app.addEventListener("focusin", function (event) { link(wordAt(event.target)); });
+    app.addEventListener("focusout", function (event) { if (!app.contains(event.relatedTarget)) link(null); });
+  })();
+  ns.page.linked = function () { return linked; };
 
   /* -- the engine's ops ------------------------------------------------------------------ */
 
@@ -388,7 +439,7 @@
     console: function (op) { console[op[1]](op[2]); }
   };
   function apply(ops) {
-    var failed = null;
+    var failed = null, more = document.querySelector("details.more-settings"), open = more && more.open;
     JSON.parse(ops).forEach(function (op) {
       try {
         DO[op[0]](op);
@@ -397,6 +448,9 @@
         failed = failed || (error && error.name) || "Error";
       }
     });
+    /* ("More settings" drawn again, for a new mode or language, stays open if it was) */
+    var now = document.querySelector("details.more-settings");
+    if (open && now && now !== more) now.open = true;
     if (failed && inFlight !== "error") send({ type: "error", name: failed });
   }
 

@@ -367,3 +367,14 @@ def test_heatmap_cells_follow_the_percent_rule(weight):
     """The grid's quick whole percentage equals the stated rule for any weight."""
     assert f"{heatmap.whole_percent(weight)}%" == rule_percent(weight, 0, "it")
     assert heatmap.whole_percent(0.125) == 13 and heatmap.whole_percent(0.005) == 1
+
+
+def test_more_settings_opens_when_a_link_changed_one_of_them():
+    """By default "More settings" is closed (the first screen is the sentence); a link that set
+    the temperature, the head or guess-first opens it, so the student sees what was changed."""
+    from app.views.controls import render_settings
+    plain = state.default_settings("it")
+    assert '<details class="more-settings">' in render_settings(plain)
+    for changed in (plain.copy(temperature=2.0), plain.copy(head=2), plain.copy(quiz=True), plain.copy(scaled=False)):
+        assert '<details class="more-settings" open>' in render_settings(changed)
+    assert 'id="mask"' in render_settings(plain).split("<details")[0]  # the mask stays in view

@@ -25,7 +25,7 @@ from html.parser import HTMLParser
 from app import contract, render, settings as schema
 
 # The pre-rendered regions a state may change (ids in index.html).
-REGIONS = ("controls", "sentence", "analysis")
+REGIONS = ("settings", "sentence", "analysis")
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 # Elements that close an open <p> in the browser's parser (which this one would not do).
 CLOSES_P = {"address", "article", "aside", "blockquote", "details", "div", "dl", "fieldset", "figure",
@@ -150,7 +150,7 @@ def regions(settings, tokens):
     but for those answered early), its state JSON and what the live region says."""
     record = contract.compute(settings, tokens)
     row = contract.selected_row(settings, record)
-    html = {"controls": render.render_controls(settings, interactive="early"),
+    html = {"settings": render.render_settings(settings, interactive="early"),
             "sentence": render.render_words(settings, tokens, record, interactive="early"),
             "analysis": render.render_analysis(settings, tokens, record, row, interactive=False)}
     state = contract.state_json(contract.build_state(settings, tokens, record))

@@ -1,5 +1,5 @@
-"""Header, controls (sentence box, examples, switches, temperature, language, reset) and
-the share buttons."""
+"""Header, the first screen's controls (sentence box, examples, language), the settings
+(switches, temperature, distance, head, reset), the share buttons and the page's about text."""
 
 import math
 
@@ -7,16 +7,17 @@ from app import i18n, settings as schema
 from app.i18n import short, text
 from app.views.html import esc
 
+# The settings behind "More settings" (render_settings), by their attribute in Settings.
+MORE_SETTINGS = ("mode", "scaled", "temperature", "quiz", "slope", "head")
 SLOPE_CONTROL_MAX = 2.0  # the slope slider (control "pos"): 0 (off) to 2 in quarters; links allow up to 10
 
 
 def render_header(lang):
-    """Title and explanation; in embed mode (CSS) only a small help that opens the explanation,
-    and a link that opens the same state in a new tab."""
+    """The one-line title (the explanation is at the page's end: render_about); in embed mode
+    (CSS) only a small help that opens the explanation, and a link that opens the same state in
+    a new tab."""
     return (
-        f'<div class="full-header"><h1>{esc(text(lang, "title"))}</h1>'
-        f'<p class="subtitle">{esc(text(lang, "subtitle"))}</p>'
-        f'<p class="intro">{esc(text(lang, "intro"))}</p></div>'
+        f'<div class="full-header"><h1>{esc(text(lang, "title"))}</h1></div>'
         f'<div class="embed-bar"><details class="embed-help"><summary>{esc(text(lang, "help_summary"))}</summary>'
         f'<p><strong>{esc(text(lang, "subtitle"))}</strong> {esc(text(lang, "intro"))}</p></details>'
         # The same state in a tab of its own (static/boot.js gives the link the current address
@@ -24,6 +25,12 @@ def render_header(lang):
         f'<a class="open-top" href="./" target="_blank" rel="noopener" data-open-top>'
         f'{esc(text(lang, "open_top"))}<span aria-hidden="true"> ↗</span></a></div>'
     )
+
+
+def render_about(lang):
+    """What the page is and how to use it, after the views (the first screen is the sentence)."""
+    return (f'<h2>{esc(text(lang, "subtitle"))}</h2>'
+            f'<p class="intro">{esc(text(lang, "intro"))}</p>')
 
 
 def render_share(lang, interactive=True):
@@ -89,11 +96,10 @@ def slope_slider(slope, lang, off):
 
 
 def render_controls(settings, interactive=True):
-    """The sentence box, the examples, the switches, the temperature and the language.
-    `interactive` "early": only the mask and include-self switches are enabled (static/early.js)."""
+    """The first screen's controls, one row above the sentence: the sentence box, the examples
+    and the language. `interactive` "early": all wait for Python (static/early.js)."""
     lang = settings.lang
     off = "" if interactive is True else " disabled"
-    early = "" if interactive else " disabled"  # "early": the switches static/early.js answers are on
     options = [f'<option value="">{esc(text(lang, "presets_pick"))}</option>']
     for i, (sentence, _) in enumerate(i18n.PRESETS[lang]):
         selected = " selected" if sentence == settings.sentence else ""
@@ -105,10 +111,8 @@ def render_controls(settings, interactive=True):
             f'<label class="lang-choice" lang="{code}"><input type="radio" name="lang" '
             f'value="{code}"{checked}{off}> {name}</label>'
         )
-    from app.views.heads import head_select  # heads' controls (app/views/heads.py)
-    hidden = " hidden" if settings.mode == "matrix" else ""  # matrix mode: no sentence, no heads
+    hidden = " hidden" if settings.mode == "matrix" else ""  # matrix mode: no sentence
     return (
-        mode_choice(settings.mode, lang, off) +
         f'<form id="sentence-form" class="sentence-form" autocomplete="off"{hidden}>'
         f'<label for="sentence-input">{esc(text(lang, "sentence_label"))}</label>'
         '<div class="input-row">'
@@ -116,17 +120,42 @@ def render_controls(settings, interactive=True):
         f'spellcheck="false"{off}>'
         f'<button type="submit" id="analyse"{off}>{esc(text(lang, "analyse"))}</button>'
         "</div></form>"
-        '<div class="options">'
+        '<div class="first-options">'
         f'<label class="preset-label" for="preset"{hidden}>{esc(text(lang, "presets_label"))}</label>'
         f'<select id="preset" name="preset"{off}{hidden}>{"".join(options)}</select>'
+        f'<fieldset class="langs"><legend>{esc(text(lang, "lang_legend"))}</legend>{"".join(langs)}</fieldset>'
+        "</div>"
+    )
+
+
+def render_settings(settings, interactive=True):
+    """The settings, under the sentence and above the bars and the matrix they change: the mask
+    and include-self in view, the others (mode, √d_k, guess first, temperature, distance, head,
+    reset) behind "More settings", open when any of them is not its default, each still a
+    control of its own in the URL and by keyboard.
+    `interactive` "early": only the mask and include-self are enabled (static/early.js)."""
+    lang = settings.lang
+    off = "" if interactive is True else " disabled"
+    early = "" if interactive else " disabled"  # "early": the switches static/early.js answers are on
+    from app.views.heads import head_select  # heads' controls (app/views/heads.py)
+    matrix = settings.mode == "matrix"  # matrix mode: no heads
+    # (open when a link set one of them: a student sees what the teacher changed)
+    plain = schema.default_settings(lang)
+    changed = any(getattr(settings, name) != getattr(plain, name) for name in MORE_SETTINGS)
+    return (
+        f'<h2 class="sr-only">{esc(text(lang, "settings_aria"))}</h2><div class="options">'
         + switch("mask", settings.mask, lang, early if schema.mask_possible(settings) else " disabled")
         + switch("self", settings.include_self, lang, early)
+        + "</div>"
+        f'<details class="more-settings"{" open" if changed else ""}><summary>{esc(text(lang, "more_settings"))}'
+        f'<span class="more-list">{esc(text(lang, "more_settings_list"))}</span></summary>'
+        '<div class="options">'
+        + mode_choice(settings.mode, lang, off)
         + switch("scaled", settings.scaled, lang, off)
-        + switch("quiz", settings.quiz, lang, off)
         + temperature_slider(settings.temperature, lang, off)
+        + switch("quiz", settings.quiz, lang, off)
         + slope_slider(settings.slope, lang, off)
-        + (head_select(settings, lang, off) if not hidden else "")
-        + f'<fieldset class="langs"><legend>{esc(text(lang, "lang_legend"))}</legend>{"".join(langs)}</fieldset>'
-        f'<button type="button" class="secondary" id="reset"{off}>{esc(text(lang, "reset"))}</button>'
-        "</div>"
+        + (head_select(settings, lang, off) if not matrix else "")
+        + f'<button type="button" class="secondary" id="reset"{off}>{esc(text(lang, "reset"))}</button>'
+        "</div></details>"
     )

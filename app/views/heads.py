@@ -28,7 +28,7 @@ def _head_card(h, record, i, tokens, lang, active):
     idx = sorted((j for j in range(row.n) if row.candidates[j]), key=lambda j: (-row.weights[j], j))
     if idx:
         items = "".join(
-            f'<li><span class="mini-word">{esc(tokens[j].text)}</span>'
+            f'<li data-index="{j}"><span class="mini-word">{esc(tokens[j].text)}</span>'
             f'<svg class="mini-bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true" '
             f'focusable="false"><rect class="bar-bg" width="100" height="10"></rect>'
             f'<rect class="bar-fill" width="{num(100 * row.weights[j], "en", 2)}" height="10"></rect></svg>'

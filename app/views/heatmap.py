@@ -1,6 +1,7 @@
 """The n×n grid of all weights: who looks at whom.
 
-Rows are the words that ask (queries), columns the words looked at (keys). Each cell
+Rows are the words that ask (queries), columns the words looked at (keys); the corner says
+so, and a word pointed at anywhere marks its row and column header (static/page.js). Each cell
 shows its percentage (rounded on its own, as everywhere) and is shaded by weight; a
 masked cell shows · (logit −∞, weight 0), the word itself when it is no candidate —.
 Row headers are buttons (one tab stop a row, Enter/Space selects the word): choosing a
@@ -118,7 +119,8 @@ def render_heatmap(record, tokens, focus, lang, row_names=None, first=0, first_c
     c0, c1 = (0, n_k) if first is None else window_of(n_k, first_column, COLUMNS)
     columns = (c0, c1) if c1 - c0 < n_k else None
     mark = (lambda j: f' aria-colindex="{j + 2}"') if columns else (lambda j: "")
-    head = "".join(f'<th scope="col"{mark(j)}><span>{esc(t.text)}</span></th>' for j, t in enumerate(tokens))
+    head = "".join(f'<th scope="col" data-col="{j}"{mark(j)}><span>{esc(t.text)}</span></th>'
+                   for j, t in enumerate(tokens))
     body = heatmap_rows(record, names, focus, start, stop, columns)
     windowed = stop - start < n
     if windowed:

@@ -242,6 +242,12 @@ def wait_ready(page):
     page.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT)
 
 
+def more_settings(page):
+    """Open "More settings" (√d_k, temperature, guess first, distance, head, mode, reset), as a
+    student does before using them; left open if it is."""
+    page.locator("details.more-settings").evaluate("d => { d.open = true; }")
+
+
 def get_state(page):
     return json.loads(page.locator("#attention-state").text_content())
 

@@ -188,6 +188,36 @@ def test_screens_fit_phones_and_desktops(browser, base_url, lang, width):
     context.close()
 
 
+@pytest.mark.parametrize("lang", ["it", "en"])
+@pytest.mark.parametrize("size", [(1280, 800), (360, 640)])
+def test_the_first_screen_is_the_sentence_and_the_bars(browser, base_url, lang, size):
+    """With no parameters the first screen shows the first card whole and at least 40 px of the
+    bars, below a one-line title and the sentence box; the loading status floats over the title
+    (no room of its own), lets a click through once ready and goes; "More settings" opens the others."""
+    width, height = size
+    context, page = open_page(browser, base_url, "" if lang == "it" else "?lang=en",
+                              viewport={"width": width, "height": height})
+    assert page.evaluate("getComputedStyle(document.getElementById('status-box')).position") == "fixed"
+    wait_ready(page)
+    page.locator("#sentence-input").click()  # under the status, which lets the click through and goes
+    assert page.evaluate("document.activeElement.id") == "sentence-input"
+    page.wait_for_selector("#status-box", state="hidden", timeout=2_000)
+    page.evaluate("document.activeElement.blur()")
+    box = lambda selector: page.locator(selector).first.bounding_box()  # noqa: E731
+    card, bars, title = box("label.word"), box("#view-bars .bars"), box("h1")
+    assert card["y"] >= 0 and card["y"] + card["height"] <= height  # the first card, whole
+    assert bars["y"] + 40 <= height  # the bars begin on the first screen
+    assert title["height"] < 50  # one line
+    assert page.evaluate("document.scrollingElement.scrollTop") == 0
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"first-screen-{lang}-{width}.png"))
+    assert not page.locator("#temp").is_visible()
+    page.locator("details.more-settings summary").click()
+    for control in ("#temp", "#scaled", "#quiz", "#pos", "#head", "#reset", 'input[name="mode"]'):
+        assert page.locator(control).first.is_visible(), control
+    context.close()
+
+
 def literal_pieces(strings):
     """Every fixed piece of text (8+ characters between placeholders) in a STRINGS table."""
     out = set()

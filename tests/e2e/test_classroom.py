@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.contract_check import assert_valid_state
-from tests.e2e.conftest import get_state, new_context, open_host, open_page, wait_ready, wait_state
+from tests.e2e.conftest import get_state, more_settings, new_context, open_host, open_page, wait_ready, wait_state
 from tests.e2e.test_access import axe_violations
 
 ANSWER = ("#view-bars", "#view-table", ".heatmap", "#view-output")
@@ -97,9 +97,11 @@ def test_guess_first_with_the_mask_the_switch_and_a_tie(quiz_page):
     page.locator('label.word[data-index="0"]').click()
     state = wait_state(page, "s.focus === 0")
     assert state["quiz"]["winners"] == [] and page.locator(".explain").is_visible()
+    more_settings(page)
     page.locator("#quiz").uncheck()
     state = wait_state(page, "s.quiz === null")
     page.locator("#mask").uncheck()
+    more_settings(page)
     page.locator("#quiz").check()
     page.fill("#sentence-input", "gatto gatto dormiva")
     page.press("#sentence-input", "Enter")

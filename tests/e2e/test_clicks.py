@@ -16,7 +16,12 @@ VIEWS = ("#query-row", "#view-bars", "#view-table", "#view-heatmap", "#view-outp
 
 
 def views_html(page):
-    return page.evaluate("sels => sels.map(s => document.querySelector(s).innerHTML)", list(VIEWS))
+    """The views' HTML as drawn (without the mark of the word under the pointer: a class of the
+    page's thread, static/page.js)."""
+    return page.evaluate("""sels => sels.map(s => { const copy = document.querySelector(s).cloneNode(true);
+        copy.querySelectorAll('.linked').forEach(e => { e.classList.remove('linked');
+            if (!e.classList.length) e.removeAttribute('class'); });
+        return copy.innerHTML; })""", list(VIEWS))
 
 
 def query(page):

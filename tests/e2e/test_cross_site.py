@@ -370,7 +370,9 @@ def test_course_site_built_by_a_generator_hosts_the_widgets(browser, base_url, g
     frames = page.locator("iframe[data-attention-explorer]")
     assert frames.count() == 2
     for i in range(2):
-        frames.nth(i).scroll_into_view_if_needed()  # (loading="lazy": as a student scrolls to it)
+        # As a student scrolls to it (loading="lazy"): its top below the site's fixed header, so
+        # a click near the top of the widget is not scrolled under that header at the last moment.
+        frames.nth(i).evaluate("f => scrollTo(0, scrollY + f.getBoundingClientRect().top - 120)")
         frames.nth(i).evaluate(f"f => f.id = 'w{i}'")
         frame = frames.nth(i).element_handle().content_frame()
         assert wait_widget(frame) == "ready"

@@ -20,13 +20,15 @@ WORDS = ["Il", "gatto", "seduto", "sul", "tappeto", "dormiva"]  # the default ex
 # `disabled` attributes are left out (the pre-rendered page's controls wait for Python), and
 # a radio's `checked` is the one it has now, not the one it was drawn with; an empty text is none.
 SHAPE = """(selector) => {
-  const attributes = (node) => [...node.attributes].filter(a => a.name !== 'disabled' && a.name !== 'checked')
-    .map(a => a.name + '=' + a.value).concat(node.tagName === 'INPUT' ? ['(checked)=' + node.checked] : []).sort();
+  const kept = (a) => a.name !== 'class' ? a.value : a.value.split(' ').filter(c => c !== 'linked').join(' ');  // (not a pointer's mark)
+  const attributes = (node) => [...node.attributes].filter(a => a.name !== 'disabled' && a.name !== 'checked' && (a.value === '' || kept(a) !== ''))
+    .map(a => a.name + '=' + kept(a))
+    .concat(node.tagName === 'INPUT' ? ['(checked)=' + node.checked] : []).sort();
   const walk = (node) => node.nodeType === 3 ? node.data : node.nodeType !== 1 ? null :
     [node.tagName, attributes(node), [...node.childNodes].map(walk).filter(c => c !== null && c !== '')];
   return walk(document.querySelector(selector));
 }"""
-REGIONS = ("#sentence", "#analysis")
+REGIONS = ("#sentence", "#settings", "#analysis")
 
 
 class Held:

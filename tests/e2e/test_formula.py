@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from tests.contract_check import assert_valid_state
-from tests.e2e.conftest import get_state, open_host, open_page, wait_ready, wait_state
+from tests.e2e.conftest import get_state, more_settings, open_host, open_page, wait_ready, wait_state
 from tests.e2e.test_access import SHOTS, axe_violations
 from tests.reference import attention_matrix, rule_percent, shown, shown_short
 
@@ -88,6 +88,7 @@ def test_choosing_a_row_selects_the_word_everywhere(page):
 
 def test_scale_switch_and_temperature_change_the_numbers_as_numpy_says(page):
     """Scale off: divisor 1 (÷ 1 on the page); T = 2 with the scale: ÷ 4; weights follow numpy."""
+    more_settings(page)
     page.locator("#scaled").uncheck()
     s = wait_state(page, "s.scaled === false")
     assert s["scale"] == 1.0 and "÷ 1" in page.locator(".formula").text_content()
@@ -109,6 +110,7 @@ def test_scale_switch_and_temperature_change_the_numbers_as_numpy_says(page):
 
 def test_low_temperature_saturates_and_says_why(page):
     """Scale off and the slider at its lowest (T = ⅛): ≥ 99% on one word and a saturation note."""
+    more_settings(page)
     page.locator("#scaled").uncheck()
     set_temperature(page, -3)
     s = wait_state(page, "s.temperature === 0.125 && !s.scaled")

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import get_state, open_page, wait_ready, wait_state
+from tests.e2e.conftest import get_state, more_settings, open_page, wait_ready, wait_state
 from tests.e2e.test_access import axe_violations
 from tests.reference import attention_matrix
 
@@ -42,6 +42,7 @@ def test_switching_heads_moves_the_pattern_and_the_side_by_side_view_shows_all(p
     cards.nth(0).scroll_into_view_if_needed()  # (drawn once near the screen: style.css)
     expect(cards.nth(0)).to_contain_text("gatto")
     expect(cards.nth(2)).to_contain_text("tappeto")
+    more_settings(page)
     page.select_option("#head", "2")
     state = wait_state(page, "s.head === 2")
     assert favourite(state) == "tappeto"

@@ -205,3 +205,34 @@ def test_no_request_left_the_origin_during_the_walkthrough(app):
     assert context.outside.seen > 20
     assert context.outside.urls == []
     assert app.errors == []
+
+
+LINKED = """() => [...document.querySelectorAll('#app .linked')].map(e =>
+    e.matches('label.word') ? 'card ' + e.dataset.index : e.matches('.bar-row') ? 'bar ' + e.dataset.index
+    : e.matches('table.steps tr') ? 'step ' + e.dataset.index : e.matches('table.heatmap tr') ? 'grid row ' + e.dataset.row
+    : e.matches('table.heatmap th') ? 'grid column ' + e.dataset.col : e.matches('.mini-bars li') ? 'head ' + e.dataset.index
+    : e.className).sort()"""
+
+
+def test_a_word_pointed_at_in_one_view_shows_in_every_view(app):
+    """Hovering gatto's row of the steps table marks gatto's card, bar, the grid's row and column
+    and its heads' bars, and nothing else; the selected word stays selected; Tab onto a card
+    does the same by keyboard; leaving unmarks; screen readers hear nothing new."""
+    reset(app)
+    spoken = app.locator("#announce").text_content()
+    app.locator('table.steps tr[data-index="1"]').hover()
+    seen = app.evaluate(LINKED)
+    heads = [m for m in seen if m.startswith("head ")]
+    assert [m for m in seen if not m.startswith("head ")] == \
+        ["bar 1", "card 1", "grid column 1", "grid row 1", "step 1"]
+    assert heads and set(heads) == {"head 1"}  # gatto among the heads' largest weights
+    assert app.locator('label.word[data-index="5"] input').is_checked()  # still the selected word
+    assert app.locator("table.heatmap tr.selected").get_attribute("data-row") == "5"
+    app.locator('table.heatmap th[data-col="3"]').hover()
+    assert app.evaluate(LINKED)[:3] == ["bar 3", "card 3", "grid column 3"]
+    app.mouse.move(1, 1)  # out of the page's views
+    assert app.evaluate(LINKED) == []
+    app.locator('label.word[data-index="2"] input').focus()
+    assert "card 2" in app.evaluate(LINKED) and "bar 2" in app.evaluate(LINKED)
+    assert app.locator("#announce").text_content() == spoken  # no announcement for a highlight
+    assert app.locator(".linked[aria-live], .linked [aria-live]").count() == 0
