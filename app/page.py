@@ -32,7 +32,7 @@ import gc
 import time
 import traceback
 
-from app import contract, editing, guessing, render, settings as schema, sharing
+from app import contract, editing, guessing, path, render, settings as schema, sharing
 from app.grid import Grid
 from app.i18n import LANGS, PRESETS, text
 from app.quiz import Session
@@ -125,6 +125,12 @@ class Page:
             region("settings").innerHTML = render.render_settings(settings)
             region("share").innerHTML = render.render_share(lang)
             region("about").innerHTML = render.render_about(lang)
+            region("path").innerHTML = render.render_path(settings)
+            shows = path.shows(settings.step)  # (a step hides what it does not add: style.css)
+            if shows is None:
+                region("app").removeAttribute("data-show")
+            else:
+                region("app").setAttribute("data-show", shows)
             self.say_ready(lang)
         if settings.mode == "matrix" and "sentence" in regions:  # new Q, K: the mask may (not) apply
             region("controls").innerHTML = render.render_controls(settings)
@@ -382,8 +388,27 @@ class Page:
         self.render(settings, tokens, ("all",))
         self.region("reset").focus()
 
+    def go_step(self, number, focus):
+        """The guided path's buttons: step `number` (None: the explorer), the focus back on the
+        button `focus` (or its neighbour, at an end), and the step said in the live region."""
+        self.apply(schema.BY_ATTR["step"], number)
+        if number is None:
+            self.region("step-start").focus()
+            return
+        ends = {"step-prev": (1, "step-next"), "step-next": (path.COUNT, "step-prev")}
+        if focus in ends and number == ends[focus][0]:
+            focus = ends[focus][1]
+        self.region(focus).focus()
+        lang = self.settings.lang
+        self.region("announce").textContent = text(
+            lang, "path_said", n=number, count=path.COUNT, title=text(lang, f"path_{path.step_of(number).id}_title"))
+
     # A button's id -> what a click on it does (each takes the page).
     CLICKS = {
+        "step-start": lambda page: page.go_step(1, "step-next"),
+        "step-prev": lambda page: page.go_step(max(1, (page.settings.step or 1) - 1), "step-prev"),
+        "step-next": lambda page: page.go_step(min(path.COUNT, (page.settings.step or 0) + 1), "step-next"),
+        "step-exit": lambda page: page.go_step(None, "step-start"),
         "copy-link": sharing.copy_link,
         "copy-embed": sharing.copy_embed,
         "copy-exercise": sharing.copy_exercise,

@@ -23,6 +23,7 @@ from app.views.heatmap import heatmap_rows, render_heatmap
 from app.views.html import esc
 from app.views.messages import render_messages
 from app.views.output import render_output
+from app.views.path import render_path
 from app.views.query import render_query, render_query_about
 from app.views.quiz import quiz_announcement, render_quiz
 from app.views.sentence import render_sentence
@@ -201,6 +202,7 @@ def render_app(settings, tokens, record, row, notes=(), problems=(), interactive
         f'<header id="header">{render_header(lang)}</header>'
         f'<section id="controls" class="controls">{render_controls(settings, early)}</section>'
         f'<div id="messages" class="messages">{render_messages(notes, problems, lang)}</div>'
+        f'<section id="path" class="path">{render_path(settings, early)}</section>'
         f'<section id="sentence" class="sentence">{render_words(settings, tokens, record, early)}</section>'
         f'<section id="settings" class="settings">'
         f'{render_settings(settings, early)}</section>'

@@ -21,7 +21,7 @@ regions a change redraws).
 import dataclasses
 import functools
 
-from app import attention, heads, i18n, matrices
+from app import attention, heads, i18n, matrices, path
 from app.lexicon import lookup, tokenize
 from app.matrices import shortest
 
@@ -100,6 +100,10 @@ class Setting:
     # once a link's parameters are all read (`given`: the URL keys it had).
     take: object = None
     settle: object = None
+    # A host message's bad value falls back to the default with the page's note, as a link's
+    # does (False: it is ignored with a console warning).
+    falls_back: bool = False
+    nullable: bool = False  # a number that may also be null (None) in a host message: no step
 
     def __repr__(self):
         return f"Setting({self.attr!r})"
@@ -123,6 +127,8 @@ class Setting:
                 return value
             raise Bad()
         if self.kind in ("number", "integer"):
+            if value is None and self.nullable:
+                return None
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
                 raise Bad()
             if self.kind == "integer" and not float(value).is_integer():
@@ -272,6 +278,11 @@ def _settle_cards(settings, given, change):
     return settings
 
 
+def _take_step(settings, step, change):
+    """A step of the guided path (app/path.py), in the mode it is about; None: the explorer."""
+    return switch_mode(settings.copy(step=step), settings.mode if step is None else path.step_of(step).mode)
+
+
 # The order is the order fields apply in (docs/DESIGN.md: lang, sentence, focus, mask, self,
 # scaled, temp, view); `limit` comes before the sentence it limits.
 SCHEMA = (
@@ -320,6 +331,10 @@ SCHEMA = (
     # Guess first (app/quiz.py): the answer stays hidden until the student guesses.
     Setting(attr="quiz", url="quiz", host="quiz", control="quiz", kind="flag", default=False,
             note="link_flag_bad"),
+    # The guided path (app/path.py): one step of the formula at a time; none: the explorer.
+    Setting(attr="step", url="step", host="step", control=None, kind="integer", default=None,
+            low=1, high=path.COUNT, note="link_step_bad", state="step", redraw=("all",), take=_take_step,
+            falls_back=True, nullable=True),
 )
 BY_ATTR = {s.attr: s for s in SCHEMA}
 BY_CONTROL = {s.control: s for s in SCHEMA if s.control}
@@ -401,6 +416,8 @@ def _bad_note(setting, raw, why=None):
         return Note(setting.note, why=why)
     if setting.attr == "limit":
         return Note("link_limit_bad", value=raw, limit=MAX_LIMIT)
+    if setting.note == "link_step_bad":
+        return Note(setting.note, value=raw, count=int(setting.high))
     if setting.note in ("link_lang_bad", "link_focus_bad"):
         return Note(setting.note, value=raw)
     if setting.kind == "flag":
@@ -560,6 +577,9 @@ def host_update(settings, tokens, data, lexicons):
             if isinstance(bad.note, Note):  # (for the page: a sentence that cannot be shown)
                 change.notes.append(bad.note)
                 settings = bad.keep or settings
+            elif setting.falls_back:
+                change.notes.append(_bad_note(setting, str(value)[:40]))
+                settings = setting.apply(settings, setting.default, change)
             else:
                 warnings.append(bad.note or f"attention:set: '{key}' must be {_host_type(setting)}; ignored")
     return settings, change.tokens, warnings, notes + change.notes

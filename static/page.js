@@ -539,6 +539,11 @@
       } else if (t.name === "cell" && (event.key === "Enter" || event.key === "Escape")) {
         event.preventDefault();
         send({ type: "keydown", key: event.key }, t);
+      } else if ((event.key === "ArrowLeft" || event.key === "ArrowRight") && t.closest && t.closest(".path-bar")) {
+        /* the guided path's bar: the arrows go back and on (app/page.py, go_step) */
+        var to = document.getElementById(event.key === "ArrowLeft" ? "step-prev" : "step-next");
+        event.preventDefault();
+        if (to && !to.disabled) to.click();
       }
     });
     app.addEventListener("submit", function (event) {

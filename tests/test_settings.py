@@ -148,7 +148,18 @@ def test_every_bad_value_falls_back_with_a_note(setting, lexicons):
         assert bad in note.params.values()
 
 
-@pytest.mark.parametrize("setting", [x for x in VALUED if x.host], ids=lambda x: x.attr)
+@pytest.mark.parametrize("setting", [x for x in VALUED if x.host and x.falls_back], ids=lambda x: x.attr)
+def test_a_bad_host_value_of_a_setting_that_falls_back_gives_its_default_and_a_note(setting, lexicons):
+    """attention:set with a wrong value of the step goes back to the explorer and says so on the page."""
+    base = state.default_settings("it").copy(**{setting.attr: setting.high})
+    tokens, _ = state.check_sentence(base.sentence, lexicons["it"])
+    for bad in ("yes", [1], {"a": 1}, float("nan"), 1e9, -5, 0, setting.high + 1, "<img src=x>"):
+        new, _, warnings, notes = state.host_update(base, tokens, {setting.host: bad}, lexicons)
+        assert getattr(new, setting.attr) == setting.default and warnings == [], bad
+        assert [n.key for n in notes] == [setting.note], bad
+
+
+@pytest.mark.parametrize("setting", [x for x in VALUED if x.host and not x.falls_back], ids=lambda x: x.attr)
 def test_every_bad_host_value_is_ignored_with_a_warning(setting, lexicons):
     """attention:set with a wrong type or range keeps the setting and warns on the console."""
     base = state.default_settings("it")

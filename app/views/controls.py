@@ -3,7 +3,7 @@
 
 import math
 
-from app import i18n, settings as schema
+from app import i18n, path, settings as schema
 from app.i18n import short, text
 from app.views.html import esc
 
@@ -129,33 +129,43 @@ def render_controls(settings, interactive=True):
 
 
 def render_settings(settings, interactive=True):
-    """The settings, under the sentence and above the bars and the matrix they change: the mask
-    and include-self in view, the others (mode, √d_k, guess first, temperature, distance, head,
-    reset) behind "More settings", open when any of them is not its default, each still a
-    control of its own in the URL and by keyboard.
+    """The settings, under the sentence and above the views they change. In view: the explorer's
+    mask and include-self, or the controls of the guided path's step (app/path.py); the others
+    (mode, √d_k, guess first, temperature, distance, head, reset) behind "More settings", open
+    when any of them is not its default, each still a control of its own in the URL and by
+    keyboard. In the explorer, the way into the guided path ends the row.
     `interactive` "early": only the mask and include-self are enabled (static/early.js)."""
     lang = settings.lang
     off = "" if interactive is True else " disabled"
     early = "" if interactive else " disabled"  # "early": the switches static/early.js answers are on
     from app.views.heads import head_select  # heads' controls (app/views/heads.py)
     matrix = settings.mode == "matrix"  # matrix mode: no heads
+    controls = {  # control name -> (its setting's attribute, its HTML)
+        "mask": ("mask", switch("mask", settings.mask, lang, early if schema.mask_possible(settings) else " disabled")),
+        "self": ("include_self", switch("self", settings.include_self, lang, early)),
+        "mode": ("mode", mode_choice(settings.mode, lang, off)),
+        "scaled": ("scaled", switch("scaled", settings.scaled, lang, off)),
+        "temp": ("temperature", temperature_slider(settings.temperature, lang, off)),
+        "quiz": ("quiz", switch("quiz", settings.quiz, lang, off)),
+        "pos": ("slope", slope_slider(settings.slope, lang, off)),
+        "head": ("head", head_select(settings, lang, off) if not matrix else ""),
+    }
+    in_view = path.controls_in_view(settings.step)
     # (open when a link set one of them: a student sees what the teacher changed)
     plain = schema.default_settings(lang)
-    changed = any(getattr(settings, name) != getattr(plain, name) for name in MORE_SETTINGS)
+    changed = any(getattr(settings, attr) != getattr(plain, attr)
+                  for name, (attr, _) in controls.items() if name not in in_view and attr in MORE_SETTINGS)
+    start = "" if settings.step is not None else (
+        f'<button type="button" class="secondary path-start" id="step-start"{off}>{esc(text(lang, "path_name"))}'
+        '<span aria-hidden="true"> →</span></button>')
     return (
         f'<h2 class="sr-only">{esc(text(lang, "settings_aria"))}</h2><div class="options">'
-        + switch("mask", settings.mask, lang, early if schema.mask_possible(settings) else " disabled")
-        + switch("self", settings.include_self, lang, early)
-        + "</div>"
+        + "".join(controls[name][1] for name in in_view if name in controls)
+        + '</div><div class="more-row">'
         f'<details class="more-settings"{" open" if changed else ""}><summary>{esc(text(lang, "more_settings"))}'
         f'<span class="more-list">{esc(text(lang, "more_settings_list"))}</span></summary>'
         '<div class="options">'
-        + mode_choice(settings.mode, lang, off)
-        + switch("scaled", settings.scaled, lang, off)
-        + temperature_slider(settings.temperature, lang, off)
-        + switch("quiz", settings.quiz, lang, off)
-        + slope_slider(settings.slope, lang, off)
-        + (head_select(settings, lang, off) if not matrix else "")
+        + "".join(html for name, (_, html) in controls.items() if name not in in_view)
         + f'<button type="button" class="secondary" id="reset"{off}>{esc(text(lang, "reset"))}</button>'
-        "</div></details>"
+        "</div></details>" + start + "</div>"
     )

@@ -1,0 +1,185 @@
+"""The guided path, "Passo per passo" / "Step by step", as a student walks it: each step shows
+the sentence and only what it adds, its link and state say which step it is, its "try this"
+holds on the page, the bar answers the keyboard, an embedded step works, and axe finds nothing
+at 1280 and 360 px in both languages."""
+
+import json
+
+import numpy as np
+import pytest
+
+from app.i18n import STRINGS
+from tests.e2e.conftest import READY_TIMEOUT, get_state, open_host, open_page, wait_ready, wait_state
+from tests.e2e.test_access import SHOTS, axe_violations
+from tests.reference import W_Q, attention_matrix, lexicon_cards, rule_percent
+
+# What each step shows besides the sentence, written out here (not read from app/path.py).
+VIEWS = ("view-query", "view-bars", "view-table", "view-heatmap", "view-output", "view-heads", "view-multi",
+         "view-layer2", "view-steps")
+SHOWN = {
+    1: (), 2: ("view-query",), 3: ("view-query", "view-table"), 4: ("view-table",),
+    5: ("view-bars", "view-table"), 6: ("view-bars", "view-heatmap"), 7: ("view-bars", "view-output"),
+    8: ("view-heatmap",), 9: ("view-heads", "view-multi"), 10: ("view-bars", "order"), 11: ("view-layer2",),
+    12: ("view-steps", "view-bars", "view-table", "view-heatmap"),
+}
+COUNT = len(SHOWN)
+SHOT_STEPS = (1, 6, 12)
+
+
+def shown_views(page):
+    """The views on screen now (rendered with a box), of those the explorer shows all at once."""
+    return page.evaluate("""ids => ids.filter(id => {
+        const e = id === 'order' ? document.querySelector('#editor > .order') : document.getElementById(id);
+        return !!e && e.getClientRects().length > 0; })""", list(VIEWS) + ["order"])
+
+
+def at_step(page, n):
+    return wait_state(page, f"s.step === {'null' if n is None else n}")
+
+
+@pytest.fixture(scope="module", params=["it", "en"])
+def walk(request, browser, base_url):
+    context, page = open_page(browser, base_url, f"?lang={request.param}&step=1",
+                              viewport={"width": 1280, "height": 900})
+    wait_ready(page)
+    page.lang = request.param
+    yield page
+    assert page.errors == [] and context.outside.urls == []
+    context.close()
+
+
+def test_every_step_shows_what_it_adds_with_its_link_and_is_accessible(walk):
+    """Next from 1 to N: the step's title and "k / N", only its views, step=k in the address and the
+    state, matrix mode at the end; axe clean at 1280 and at 360 px; screenshots of three steps."""
+    page, lang = walk, walk.lang
+    strings = STRINGS[lang]
+    SHOTS.mkdir(exist_ok=True)
+    for n in range(1, COUNT + 1):
+        if n > 1:
+            page.locator("#step-next").click()
+        state = at_step(page, n)
+        assert page.locator(".path-progress [aria-hidden]").inner_text().split() == [str(n), "/", str(COUNT)]
+        title = page.locator("#path-title").inner_text()
+        assert title.startswith(f"{n}. ") and len(title) > 5
+        assert page.locator(".path-try").is_visible() and not page.locator(".path-try details p").is_visible()
+        assert sorted(shown_views(page)) == sorted(SHOWN[n]), n
+        assert page.locator("label.word, #mm-q").first.is_visible()  # the sentence (matrix mode: Q) stays
+        assert state["mode"] == ("matrix" if n == COUNT else "sentence")
+        page.wait_for_function(f"new URLSearchParams(location.search).get('step') === '{n}'")
+        assert axe_violations(page) == [], f"step {n}, 1280 px"
+        if n in SHOT_STEPS:
+            page.screenshot(path=str(SHOTS / f"step-{n}-{lang}-1280.png"))
+        page.set_viewport_size({"width": 360, "height": 640})
+        assert axe_violations(page) == [], f"step {n}, 360 px"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, f"step {n}: no sideways scroll"
+        if n in SHOT_STEPS:
+            page.evaluate("scrollTo(0, 0)")
+            page.screenshot(path=str(SHOTS / f"step-{n}-{lang}-360.png"))
+        page.set_viewport_size({"width": 1280, "height": 900})
+    assert page.locator("#step-next").is_disabled()
+    assert strings["path_name"] in page.locator(".path-bar").inner_text()
+
+
+def test_the_step_bar_answers_the_keyboard_and_leads_back_to_the_explorer(walk):
+    """Arrows on the bar go back and on (the focus stays on the bar), the live region says the step,
+    "Explore everything" shows every view again and "Step by step" comes back to step 1."""
+    page, strings = walk, STRINGS[walk.lang]
+    page.locator("#step-prev").click()
+    at_step(page, COUNT - 1)
+    page.locator("#step-prev").focus()
+    page.keyboard.press("ArrowLeft")
+    at_step(page, COUNT - 2)
+    assert page.evaluate("document.activeElement.id") == "step-prev"
+    page.keyboard.press("ArrowRight")
+    at_step(page, COUNT - 1)
+    assert page.evaluate("document.activeElement.closest('.path-bar') !== null")
+    said = page.locator("#announce").inner_text()
+    assert said.startswith(strings["path_said"].split("{")[0]) and strings["path_layer2_title"] in said
+    page.locator("#step-exit").focus()
+    page.keyboard.press("Enter")
+    state = at_step(page, None)
+    assert state["step"] is None and page.locator("#path").inner_text() == ""
+    assert sorted(shown_views(page)) == sorted(set(VIEWS) - {"view-steps"} | {"order"})
+    assert page.evaluate("document.activeElement.id") == "step-start"
+    assert page.evaluate("new URLSearchParams(location.search).has('step')") is False
+    page.keyboard.press("Enter")
+    at_step(page, 1)
+    assert page.evaluate("document.activeElement.id") == "step-next"
+    assert page.locator("#step-prev").is_disabled()
+
+
+def test_the_mask_and_scale_steps_try_this_holds_on_the_page(walk):
+    """Step 6: mask on, second word: the first gets 100%. Step 4: without ÷ √d_k the cat's share is
+    numpy's, and the revealed answer says the same number."""
+    page, lang = walk, walk.lang
+    if get_state(page)["step"] is not None:  # (from the explorer, through the page's own way in)
+        page.locator("#step-exit").click()
+        at_step(page, None)
+    page.locator("#step-start").click()
+    at_step(page, 1)
+    for n in range(2, 7):
+        page.locator("#step-next").click()
+        at_step(page, n)
+    page.locator("#mask").check()
+    page.locator('label.word[data-index="1"]').click()
+    state = wait_state(page, "s.focus === 1 && s.mask && s.step === 6")
+    assert state["rows"][0]["weight"] == 1.0
+    assert page.locator('#view-bars .bar-row[data-index="0"] .bar-value').inner_text() == "100%"
+    page.locator(".path-try summary").click()
+    assert "100%" in page.locator(".path-try details p").inner_text()
+    page.locator("#mask").uncheck()
+    page.locator('label.word:last-of-type').click()
+    for n in (5, 4):
+        page.locator("#step-prev").click()
+        at_step(page, n)
+    page.locator("#scaled").uncheck()
+    state = wait_state(page, "s.step === 4 && s.scaled === false")
+    words = [t["text"].lower() for t in state["tokens"]]
+    known = lexicon_cards(lang)
+    x = np.array([known[w] for w in words])
+    focus = state["focus"]
+    expected = attention_matrix(x @ np.array(W_Q), x, x, scaled=False)["weights"][focus][1]
+    cat = page.locator('#view-table tr[data-index="1"] td[data-col="percent"]').inner_text()
+    assert cat == rule_percent(expected, 1, lang)
+    page.locator(".path-try summary").click()
+    assert cat in page.locator(".path-try details p").inner_text()
+    page.locator("#scaled").check()
+    wait_state(page, "s.scaled === true")
+
+
+def test_a_step_link_opens_on_its_step_and_a_wrong_one_on_the_explorer(browser, base_url):
+    """?step=5&temp=2 opens step 5 with T = 2 and reloads as it is; ?step=13 opens the explorer with a note."""
+    context, page = open_page(browser, base_url, "?step=5&temp=2")
+    wait_ready(page)
+    state = get_state(page)
+    assert (state["step"], state["temperature"]) == (5, 2)
+    assert page.locator("#temp").is_visible()  # the step's own control, beside its views
+    page.reload()
+    wait_ready(page)
+    assert (get_state(page)["step"], get_state(page)["temperature"]) == (5, 2)
+    page.goto(base_url + "?step=13")
+    wait_ready(page)
+    assert get_state(page)["step"] is None
+    note = page.locator("#messages").inner_text()
+    assert "13" in note and "12" in note
+    assert page.locator("#view-heads").is_visible()
+    assert page.errors == [] and context.outside.urls == []
+    context.close()
+
+
+def test_an_embedded_step_works_and_tells_its_host(browser, base_url):
+    """embed=1&step=5 on another site: the step's bar, both of its views at once; Next tells the host step 6."""
+    context, page = open_host(browser, base_url, "./?embed=1&step=5")
+    frame = page.frames[1]
+    frame.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT)
+    assert json.loads(frame.locator("#attention-state").text_content())["step"] == 5
+    assert frame.locator("#view-bars").is_visible() and frame.locator("#view-table").is_visible()
+    assert not frame.locator("#view-heatmap").is_visible()
+    frame.locator("#step-next").click()
+    page.wait_for_function("window.got.some(m => m.type === 'attention:state' && m.state.step === 6)")
+    assert frame.locator("#view-heatmap").is_visible()
+    page.evaluate("document.querySelector('iframe').contentWindow.postMessage({type: 'attention:set', step: 9}, '*')")
+    page.wait_for_function("window.got.some(m => m.type === 'attention:state' && m.state.step === 9)")
+    assert frame.locator("#view-heads").is_visible()
+    assert context.outside.urls == []
+    context.close()

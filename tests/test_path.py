@@ -1,0 +1,213 @@
+"""The guided path: every step round-trips through links and host messages, and every "try this"
+answer says what numpy computes for the first example, in both languages."""
+
+import numpy as np
+import pytest
+
+from app import i18n, path
+from app import settings as state
+from app.heads import HEADS
+from tests.reference import W_Q, attention_matrix, attention_row, lexicon_cards, rule_percent, shown
+
+# The first example in each language, its asking word ("dormiva" / "slept") and the words the
+# answers name, by position.
+EXAMPLE = {"it": "Il gatto seduto sul tappeto dormiva".split(),
+           "en": "The cat sat on the mat and slept".split()}
+CAT, MAT = 1, {"it": 4, "en": 5}
+LANGS = ("it", "en")
+
+
+def cards(lang):
+    known = lexicon_cards(lang)
+    return np.array([known[w.lower()] for w in EXAMPLE[lang]])
+
+
+def answer(step_id, lang):
+    return i18n.text(lang, f"path_{step_id}_answer")
+
+
+def test_there_are_at_least_five_steps_in_the_course_order():
+    """The path has ≥ 5 steps, from the cards to matrix mode, in the order of the lesson."""
+    ids = [s.id for s in path.STEPS]
+    assert len(ids) >= 5 and ids[0] == "cards" and ids[-1] == "hands-on"
+    order = ["cards", "query", "dots", "scale", "softmax", "mask", "values", "matrix", "heads", "order", "layer2"]
+    assert [i for i in ids if i in order] == order
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_step_has_its_text_in_both_languages(lang):
+    """Each step has a title, a line of text, a thing to try and its answer, none left empty."""
+    for step in path.STEPS:
+        for part in ("title", "text", "try", "answer"):
+            assert i18n.text(lang, f"path_{step.id}_{part}").strip(), (step.id, part)
+
+
+@pytest.mark.parametrize("number", range(1, path.COUNT + 1))
+def test_a_step_link_round_trips(number, lexicons):
+    """A link to step N opens step N in its mode; the link the page writes for it reads back the same."""
+    settings, notes = state.parse_params({"step": [str(number)]}, lexicons)
+    assert notes == [] and settings.step == number
+    assert settings.mode == ("matrix" if number == path.COUNT else "sentence")
+    query = state.page_query(settings, [], None)
+    assert f"step={number}" in query.split("&")
+    params = {}
+    for pair in query.split("&"):
+        name, _, value = pair.partition("=")
+        params.setdefault(name, []).append(value)
+    again, notes = state.parse_params(params, lexicons)
+    assert notes == [] and again.step == number and again.mode == settings.mode
+
+
+@pytest.mark.parametrize("bad", ["0", "13", "-1", "2.5", "tre", ""])
+def test_a_step_out_of_range_falls_back_to_the_explorer_with_a_note(bad, lexicons):
+    """step=13 (or anything not 1…N) opens the explorer and a note says the steps go from 1 to N."""
+    settings, notes = state.parse_params({"step": [bad]}, lexicons)
+    assert settings.step is None and [n.key for n in notes] == ["link_step_bad"]
+    assert notes[0].params["count"] == path.COUNT
+
+
+def test_a_host_message_moves_through_the_steps_and_back_to_the_explorer(lexicons):
+    """attention:set {step: 12} is matrix mode's step; {step: 3} goes back to a sentence; null: the explorer."""
+    base = state.default_settings("it")
+    tokens, _ = state.check_sentence(base.sentence, lexicons["it"])
+    s, tokens, warnings, notes = state.host_update(base, tokens, {"step": 12}, lexicons)
+    assert (s.step, s.mode, warnings, notes) == (12, "matrix", [], [])
+    s, tokens, warnings, notes = state.host_update(s, tokens, {"step": 3}, lexicons)
+    assert (s.step, s.mode, warnings, notes) == (3, "sentence", [], [])
+    s, tokens, warnings, notes = state.host_update(s, tokens, {"step": None}, lexicons)
+    assert (s.step, warnings, notes) == (None, [], [])
+
+
+# -- the answers, against numpy ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_cards_answer(lang):
+    """Cat and mat differ most in "alive" (0.95 against 0); mat is all "thing", cat 0.1 of it."""
+    x = cards(lang)
+    gap = np.abs(x[CAT] - x[MAT[lang]])
+    assert gap.argmax() == 0 and x[CAT][0] == 0.95 and x[MAT[lang]][0] == 0
+    text = answer("cards", lang)
+    for value in (x[CAT][0], x[MAT[lang]][2], x[CAT][2]):
+        assert shown(value, 2, lang).rstrip("0").rstrip(",.") in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_query_and_dot_product_answers(lang):
+    """The verb's question is [3; 0; 2; 0]; its largest q·k is the cat's 3.05, then the mat's 2."""
+    x = cards(lang)
+    focus = len(x) - 1
+    q, scores, _, _ = attention_row(x, W_Q, focus)
+    assert q.tolist() == [3, 0, 2, 0] and "[3; 0; 2; 0]" in answer("query", lang)
+    dots = x @ q
+    order = np.argsort(-dots)
+    assert (order[0], order[1]) == (CAT, MAT[lang])
+    assert shown(dots[CAT], 2, lang) in answer("dots", lang) and f"= {shown(dots[MAT[lang]], 0, lang)}." in answer("dots", lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_scale_answer(lang):
+    """Without ÷ √d_k the logits double and the cat's share grows from one percentage to the other."""
+    x = cards(lang)
+    focus = len(x) - 1
+    q = x[focus] @ np.array(W_Q)
+    scaled = attention_matrix(x @ np.array(W_Q), x, x)
+    plain = attention_matrix(x @ np.array(W_Q), x, x, scaled=False)
+    assert np.allclose(plain["logits"], 2 * scaled["logits"])
+    text = answer("scale", lang)
+    assert shown(x[CAT] @ q, 2, lang) in text and shown(scaled["logits"][focus][CAT], 3, lang) in text
+    before, after = scaled["weights"][focus][CAT], plain["weights"][focus][CAT]
+    assert after > before
+    assert text.index(rule_percent(before, 1, lang)) < text.index(rule_percent(after, 1, lang))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_softmax_answer(lang):
+    """The weights add up to 1, and the words the answer pairs have the logits and weights it says."""
+    x = cards(lang)
+    focus = len(x) - 1
+    m = attention_matrix(x @ np.array(W_Q), x, x)
+    assert m["weights"][focus].sum() == pytest.approx(1.0)
+    text = answer("softmax", lang)
+    words = {"it": (0, 3), "en": (0, 3)}[lang]  # Il / The (logit 0) and sul / on (logit 0.1)
+    for j in words:
+        assert rule_percent(m["weights"][focus][j], 1, lang) in text
+    assert m["logits"][focus][0] == 0 and m["logits"][focus][3] == pytest.approx(0.1)
+    if lang == "en":  # The, sat, the, and: all logit 0, all the same weight
+        assert len({round(m["weights"][focus][j], 12) for j in (0, 2, 4, 6)}) == 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_mask_answer(lang):
+    """With the mask the second word can only look at the first: 100%."""
+    _, _, weights, allowed = attention_row(cards(lang), W_Q, 1, mask=True)
+    assert allowed.tolist().count(True) == 1 and weights[0] == 1.0
+    _, _, shared, _ = attention_row(cards(lang), W_Q, 1, mask=True, include_self=True)
+    text = answer("mask", lang)
+    assert "100%" in text
+    assert text.index(rule_percent(shared[0], 0, lang)) < text.index(rule_percent(shared[1], 0, lang))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_values_answer(lang):
+    """The new card's "alive" is Σ weight × value: the number the answer gives."""
+    x = cards(lang)
+    focus = len(x) - 1
+    m = attention_matrix(x @ np.array(W_Q), x, x)
+    text = answer("values", lang)
+    assert shown(m["output"][focus][0], 3, lang) in text
+    assert shown(m["weights"][focus][CAT] * x[CAT][0], 3, lang) in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_heads_answer(lang):
+    """Each head's favourite word and share are those the answer names (the even head: its equal share)."""
+    x = cards(lang)
+    focus = len(x) - 1
+    text = answer("heads", lang)
+    for head in HEADS:
+        weights = attention_matrix(x @ np.array(head.w_q), x, x)["weights"][focus]
+        top = weights.max()
+        assert rule_percent(top, 0, lang) in text, head.id
+        winners = [EXAMPLE[lang][j] for j in range(len(x)) if np.isclose(weights[j], top)]
+        if len(winners) == 1:
+            assert f"{winners[0]}" in text, head.id
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_word_order_answer(lang):
+    """Swapping cat and mat only moves their weights: each keeps its share; with the distance on it does not."""
+    x = cards(lang)
+    focus = len(x) - 1
+    swapped = x.copy()
+    swapped[[CAT, MAT[lang]]] = swapped[[MAT[lang], CAT]]
+    before = attention_matrix(x @ np.array(W_Q), x, x)["weights"][focus]
+    after = attention_matrix(swapped @ np.array(W_Q), swapped, swapped)["weights"][focus]
+    assert after[MAT[lang]] == pytest.approx(before[CAT]) and after[CAT] == pytest.approx(before[MAT[lang]])
+    near = attention_matrix(swapped @ np.array(W_Q), swapped, swapped, slope=0.5)["weights"][focus]
+    far = attention_matrix(x @ np.array(W_Q), x, x, slope=0.5)["weights"][focus]
+    assert not np.isclose(near[MAT[lang]], far[CAT])  # (the answer's last sentence: the distance)
+    text = answer("order", lang)
+    assert rule_percent(before[CAT], 0, lang) in text and rule_percent(before[MAT[lang]], 0, lang) in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_second_layer_answer(lang):
+    """Layer 2's card of the verb is the average of the heads' outputs: its "alive" is the number said."""
+    x = cards(lang)
+    focus = len(x) - 1
+    outputs = [attention_matrix(x @ np.array(h.w_q), x @ np.array(h.w_k), x @ np.array(h.w_v))["output"][focus]
+               for h in HEADS]
+    card2 = np.mean(outputs, axis=0)  # concat · W_O with W_O the stacked identities ÷ h
+    assert x[focus][0] == 0
+    assert shown(card2[0], 2, lang) in answer("layer2", lang)
+
+
+def test_the_matrix_answers():
+    """n × n comparisons: 36 for 6 words, 144 for 12; a masked 8×8 has zeros right of the diagonal."""
+    assert "36" in answer("matrix", "it") and "144" in answer("matrix", "en")
+    rng = np.random.default_rng(0)
+    q, k, v = (rng.integers(-2, 3, size=(8, 4)) for _ in range(3))
+    w = attention_matrix(q, k, v, mask=True, include_self=True)["weights"]
+    assert w.shape == (8, 8) and np.all(np.triu(w, 1) == 0) and w[0][0] == 1.0
+    assert "8 × 8" in answer("hands-on", "it") and "100%" in answer("hands-on", "en")
