@@ -676,6 +676,17 @@ STRINGS["en"].update({
 # The guided path (app/path.py): each step's title, what it adds, one thing to try and its
 # answer. The answers' numbers are those of the first example (a test checks them).
 STRINGS["it"].update({
+    "export_png": "Scarica l'immagine (PNG)",
+    "export_svg": "Scarica l'immagine (SVG)",
+    "pic_downloaded": "Immagine scaricata: {file}",
+    "pic_png_failed": "Questo browser non riesce a fare il PNG: scarica l'immagine in SVG, che si apre anche nelle presentazioni.",
+    "pic_title": "Dove guarda «{word}», e la matrice di tutti i pesi",
+    "pic_sentence": "Frase: «{sentence}»",
+    "pic_matrices": "Matrici: Q {nq}×{dk}, K {nk}×{dk}, pesi {nq}×{nk}",
+    "pic_yes": "sì",
+    "pic_no": "no",
+    "pic_grid_too_big": "Con {n} parole la matrice non si legge in un'immagine: la trovi intera in «Scarica la matrice (CSV)».",
+    "pic_matrix_name": "matrice",
     "path_name": "Passo per passo",
     "path_aria": "Passo per passo: la formula un'idea alla volta",
     "path_bar_aria": "Scegli il passo (frecce sinistra e destra)",
@@ -738,6 +749,17 @@ STRINGS["it"].update({
     "path_hands-on_answer": "I pesi sono 8 × 8 e a destra della diagonale sono tutti 0: ogni riga guarda solo fino a sé. La prima riga dà il 100% a sé stessa, perché non ha nessun altro da guardare.",
 })
 STRINGS["en"].update({
+    "export_png": "Download the image (PNG)",
+    "export_svg": "Download the image (SVG)",
+    "pic_downloaded": "Image downloaded: {file}",
+    "pic_png_failed": "This browser cannot make the PNG: download the image as SVG, which slides open too.",
+    "pic_title": "Where “{word}” looks, and the matrix of all weights",
+    "pic_sentence": "Sentence: “{sentence}”",
+    "pic_matrices": "Matrices: Q {nq}×{dk}, K {nk}×{dk}, weights {nq}×{nk}",
+    "pic_yes": "yes",
+    "pic_no": "no",
+    "pic_grid_too_big": "With {n} words the matrix cannot be read in a picture: “Download the matrix (CSV)” has it whole.",
+    "pic_matrix_name": "matrix",
     "path_name": "Step by step",
     "path_aria": "Step by step: the formula one idea at a time",
     "path_bar_aria": "Choose the step (left and right arrows)",

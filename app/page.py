@@ -415,6 +415,8 @@ class Page:
         "copy-exercise-embed": sharing.copy_exercise_embed,
         "export-csv": sharing.steps_csv,
         "export-matrix": sharing.matrix_csv,
+        "export-png": lambda page: sharing.image(page, True),
+        "export-svg": lambda page: sharing.image(page, False),
         "next-word": guessing.next_word,
         "quiz-reset-score": guessing.reset_score,
         "reset-edits": editing.reset_edits,

@@ -29,6 +29,7 @@ from app.views.quiz import quiz_announcement, render_quiz
 from app.views.sentence import render_sentence
 from app.views.steps import render_table, table_patch
 
+SMALL_GRID = 10  # words: a grid this narrow shares the width with the new card (style.css)
 SATURATED = 0.99  # largest weight at or above this (with ≥ 2 candidates): saturated
 FLAT = 1.5  # largest weight at or below FLAT / candidates: flat
 
@@ -164,7 +165,9 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
                                            grid_first=grid_first)
     if settings.mode == "matrix":
         return render_matrix_analysis(settings, tokens, record, row, interactive, grid_first)
-    heatmap = (f'<section id="view-heatmap" class="view heatmap-section" data-view="heatmap">'
+    # (a small grid leaves room beside it on a wide screen: the new card goes there, style.css)
+    small = " small-grid" if record.n_k <= SMALL_GRID else ""
+    heatmap = (f'<section id="view-heatmap" class="view heatmap-section{small}" data-view="heatmap">'
                f'{render_heatmap(record, tokens, settings.focus, lang, None, *grid_first)}</section>')
     if row is None:
         return (view_tabs(settings.view, lang, interactive)

@@ -1,12 +1,13 @@
 """Share and export: the page's link, its embed snippet and an exercise link copied, the steps
-table and the whole matrix downloaded as CSV (their text: app/export.py).
+table and the whole matrix downloaded as CSV (their text: app/export.py), the bars and the
+matrix as a picture, SVG or PNG (app/picture.py).
 
 Copying puts the text in the visible box, selected, and tries the clipboard two ways (inside
 an LMS iframe the clipboard is often refused: the box is then there to copy by hand).
 Each function takes the widget (an app.page.Page).
 """
 
-from app import export
+from app import export, picture, render
 from app.i18n import text
 
 
@@ -50,3 +51,16 @@ def matrix_csv(page):
     if page.record is not None:
         download(page, export.matrix_csv(page.record, page.tokens, page.settings.lang),
                  export.matrix_filename(page.settings.lang))
+
+
+def image(page, png):
+    """The bars and the matrix as a picture: the SVG drawn here, offered as it is or turned into
+    a PNG by the page's thread (static/page.js, picture), which says which in the status line."""
+    if page.record is None:
+        return
+    lang, settings = page.settings.lang, page.settings
+    names = render.row_names(settings, page.tokens, page.record)
+    name = picture.picture_name(names, page.row, lang, "png" if png else "svg")
+    svg = picture.picture_svg(settings, page.tokens, page.record, page.row, names, lang)
+    page.helpers.picture(svg, name, png, page.region("share-status"), text(lang, "pic_downloaded", file=name),
+                         text(lang, "pic_png_failed"))

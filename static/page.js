@@ -326,6 +326,37 @@
       setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
     },
 
+    /* The picture of the bars and the matrix (app/picture.py, an SVG) offered as `name`: as it
+       is, or (`png`) drawn at twice its size on a canvas and offered as a PNG. The canvas
+       writes no text of its own: the SVG's, in the page's fonts. `said` goes to `status` once
+       offered, `failed` where the browser cannot make the PNG. */
+    picture: function (svg, name, png, status, said, failed) {
+      var done = function (text) { if (status) status.textContent = text; };
+      if (!png) {
+        ns.page.download(svg, name, "image/svg+xml");
+        done(said);
+        return;
+      }
+      var img = new Image(), scale = 2;
+      img.onload = function () {
+        try {
+          var canvas = document.createElement("canvas");
+          canvas.width = img.width * scale;
+          canvas.height = img.height * scale;
+          var g = canvas.getContext("2d");
+          g.scale(scale, scale);
+          g.drawImage(img, 0, 0);
+          canvas.toBlob(function (blob) {
+            if (!blob) return done(failed);
+            ns.page.download(blob, name, "image/png");
+            done(said);
+          }, "image/png");
+        } catch (e) { done(failed); }
+      };
+      img.onerror = function () { done(failed); };
+      img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
+    },
+
     /* What the engine reads of the page with each event: the values of the controls `read`
        (ids); what it wants to hear of besides events: a long grid's box scrolled near the drawn
        window's edge (`rows`), printing and its end. */

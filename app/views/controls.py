@@ -34,12 +34,13 @@ def render_about(lang):
 
 
 def render_share(lang, interactive=True):
-    """Copy link, copy embed code, download the table and the matrix; a box and a status line."""
+    """Copy link, copy embed code, download the table, the matrix and the picture; a box and a status line."""
     off = "" if interactive else " disabled"
     buttons = "".join(
         f'<button type="button" class="secondary" id="{bid}"{off}>{esc(text(lang, key))}</button>'
         for bid, key in (("copy-link", "copy_link"), ("copy-embed", "copy_embed"),
                          ("export-csv", "export_csv"), ("export-matrix", "export_matrix"),
+                         ("export-png", "export_png"), ("export-svg", "export_svg"),
                          ("copy-exercise", "copy_exercise"), ("copy-exercise-embed", "copy_exercise_embed")))
     return (f'<h2>{esc(text(lang, "share_heading"))}</h2><div class="share-buttons">{buttons}</div>'
             f'<label class="sr-only" for="share-text">{esc(text(lang, "share_text_label"))}</label>'

@@ -6,13 +6,16 @@ import csv
 import functools
 import http.server
 import io
+import struct
 import threading
+import xml.etree.ElementTree as ET
 import zipfile
 from urllib.parse import quote
 
 import pytest
 
 from tests.e2e.conftest import get_state, host_site, new_context, open_page, wait_ready
+from tests.reference import rule_percent
 from tools.bundle import make_bundle
 
 LESSON = """<!doctype html><html lang="it"><head><meta charset="utf-8">
@@ -233,3 +236,28 @@ def test_bundle_works_from_a_sub_path_of_a_plain_static_server(browser, tmp_path
         context.close()
     finally:
         server.shutdown()
+
+
+def test_the_picture_downloads_as_an_svg_with_the_words_and_a_png_of_twice_its_size(browser, base_url):
+    """Download the image: the SVG parses and holds the words and the state's percentages; the PNG
+    is a PNG of 2 × the SVG's width and height (drawn on the page's own canvas, nothing loaded)."""
+    context, page = open_page(browser, base_url, "?lang=en&focus=1&mask=1")
+    wait_ready(page)
+    state = get_state(page)
+    with page.expect_download() as info:
+        page.click("#export-svg")
+    assert info.value.suggested_filename == "attention-cat.svg"
+    root = ET.parse(info.value.path()).getroot()
+    shown = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert all(t["text"] in shown for t in state["tokens"])
+    assert rule_percent(state["rows"][0]["weight"], 0, "en") in shown  # "100%": the mask leaves one word
+    page.wait_for_function("document.getElementById('share-status').textContent.includes('attention-cat.svg')")
+    with page.expect_download() as info:
+        page.click("#export-png")
+    assert info.value.suggested_filename == "attention-cat.png"
+    data = open(info.value.path(), "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])  # (the IHDR chunk)
+    assert (width, height) == (2 * int(root.get("width")), 2 * int(root.get("height")))
+    assert page.errors == [] and context.outside.urls == []
+    context.close()
