@@ -36,6 +36,7 @@ setup: vendor/.stamp $(VENV)/.stamp
 # Refresh the pre-rendered example in index.html and app/app.zip after changing app/ or lexicon/.
 build: vendor/.stamp
 	$(PYTHON) -m tools.build prerender
+	$(PYTHON) -m tools.docs
 
 # The deployable folder and zip: dist/attention-explorer/ and dist/attention-explorer.zip
 # (refused while the pre-rendered example in index.html is stale).

@@ -28,19 +28,30 @@ METAVAR = {"index": "N", "integer": "N", "number": "X", "text": "TEXT"}
 
 
 def option_help(setting):
-    """'Causal mask (0/1, default 0; link parameter mask)' from the schema and the strings."""
-    label = i18n.STRINGS["en"].get(setting.control or "", setting.url)
-    label = label if isinstance(label, str) else setting.url
-    allowed = setting.allowed() or ("a word index from 0" if setting.kind == "index" else "")
+    """What the option does in words (the setting's `help`), what it takes and an example:
+    'the causal mask: no word looks at the words after it (default: off). Example: --mask'."""
+    if setting.kind == "flag":
+        default = "on" if setting.default else "off"
+        example = f"--{setting.url}" if not setting.default else f"--no-{setting.url}"
+        return f"{setting.help} (default: {default}). Example: {example}".replace("%", "%%")
+    allowed = setting.allowed()
+    if setting.kind == "index":
+        allowed = "a word index from 0"
+    elif setting.kind == "matrix":
+        allowed = "rows split by ';', numbers by ','"
     default = "none" if setting.default is None else setting.to_text(setting.default)
-    return f"{label} ({allowed + ', ' if allowed else ''}default {default}; link parameter {setting.url})"
+    value = setting.example.replace("+", " ")
+    example = f'--{setting.url} "{value}"' if (" " in value or ";" in value) else f"--{setting.url} {value}"
+    return (f"{setting.help} ({allowed}; default: {default}). Example: {example}").replace("%", "%%")
 
 
 def build_parser():
     """The command line, one option a setting of the schema that has a URL key."""
     parser = argparse.ArgumentParser(
         prog="python -m app", description=__doc__.split("\n\n")[0],
-        epilog="Example: python -m app \"Il gatto seduto sul tappeto dormiva\" --focus 5 --mask")
+        epilog="Example: python -m app \"Il gatto seduto sul tappeto dormiva\" --focus 5 --mask "
+               "(the steps table of «dormiva» with the causal mask). Every option is also a link "
+               "parameter of the page, with the same name: docs/parameters.md.")
     parser.add_argument("sentence", nargs="?", help="the sentence (default: the first example)")
     parser.add_argument("--json", action="store_true", help="print the state JSON (contract version 2)")
     for setting in schema.SCHEMA:

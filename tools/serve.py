@@ -25,7 +25,8 @@ import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PUBLIC = ("index.html", "embed.js", "sw.js", "pyscript.toml", "app/", "lexicon/", "static/", "vendor/")
+PUBLIC = ("index.html", "embed.js", "sw.js", "pyscript.toml", "app/", "lexicon/", "static/", "vendor/",
+          "LICENSE", "LICENSES/", "THIRD-PARTY.md")
 TYPES = {
     ".wasm": "application/wasm",
     ".mjs": "text/javascript",
@@ -38,6 +39,7 @@ TYPES = {
     ".json": "application/json",
     ".zip": "application/zip",
     ".txt": "text/plain; charset=utf-8",
+    ".md": "text/plain; charset=utf-8",
 }
 COMPRESSIBLE = {".wasm", ".mjs", ".js", ".css", ".html", ".py", ".toml", ".csv", ".json", ".txt"}
 IMMUTABLE = "public, max-age=31536000, immutable"

@@ -1,0 +1,106 @@
+"""docs/parameters.md, written from the settings schema (app/settings.py): the URL parameters
+and the `attention:set` keys, what each does, its values, default and an example. `make build`
+writes it; tests/test_docs.py fails when the file and the schema drift apart.
+
+    python -m tools.docs          write docs/parameters.md
+    python -m tools.docs --check  exit 1 if it is not what the schema says
+"""
+
+import sys
+from pathlib import Path
+
+from app import settings as schema
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET = ROOT / "docs" / "parameters.md"
+
+HEAD = """# URL parameters and host messages
+
+<!-- Written by `python -m tools.docs` (part of `make build`) from app/settings.py: change a
+setting there, not here. -->
+
+A link to the page reproduces a state: `?s=Il+cane+dorme&focus=1&mask=1`. A host page that
+frames the widget may set the same state with a message, `attention:set`, and hears every
+state back as `attention:state` (docs/DESIGN.md has the state JSON). Every parameter below is
+also an option of the command line, `python -m app --<parameter>`.
+
+A wrong value in a link falls back to its default with a note on the page; in a host message it
+is ignored with a console warning (the step falls back to the explorer with a note). A matrix
+in a link: a `.` decimal point, `,` between numbers, `;` between rows (`q=1,0;0,1;1,1`); in a
+host message, an array of arrays of numbers. Entries are finite, |x| ≤ 10⁶. A link writes the
+settings that differ from their default, and always `s`, `focus`, `mask`, `self` and `lang`.
+One more parameter is no setting: `embed=1` shows the compact widget for a course page (the
+embed snippets add it).
+"""
+
+MESSAGES = """
+## Messages between the widget and its host page
+
+| direction | message | meaning |
+|---|---|---|
+| widget → host | `{"type": "attention:resize", "height": N}` | the content is N px tall; `embed.js` sets the iframe's height |
+| widget → host | `{"type": "attention:state", "state": {…}}` | after every change: the state JSON |
+| host → widget | `{"type": "attention:set", "sentence": "Il cane dorme", "focus": 1}` | set any of the keys above; the widget answers with `attention:state` |
+
+`attention:set` is taken only from the widget's parent window; its fields apply in this
+order, so one message can set a sentence and pick one of its words: {order}. Messages sent
+while Python is still starting are kept and applied once it is ready.
+"""
+
+
+def _cell(text):
+    return text.replace("|", "\\|")
+
+
+def _default(setting):
+    if setting.default is None:
+        return "none"
+    return f"`{setting.to_text(setting.default)}`"
+
+
+def _values(setting):
+    if setting.kind == "flag":
+        return "`0`/`1` (host: `true`/`false`)"
+    if setting.kind == "text":
+        return "text"
+    if setting.kind == "index":
+        return "a word index from 0 (host: or `null`)"
+    if setting.kind == "matrix":
+        rows = f"≤ {setting.high} rows" if setting.high else "rows"
+        cols = f"{setting.cols} numbers each" if setting.cols else "≤ 8 numbers each"
+        return f"a matrix: {rows}, {cols}"
+    if setting.kind == "choice":
+        return ", ".join(f"`{c}`" for c in setting.choices)
+    values = _cell(setting.allowed())
+    return values + (" (host: or `null`)" if setting.nullable else "")
+
+
+def parameters_markdown():
+    """The whole of docs/parameters.md."""
+    rows = ["| link | host key | what it does | values | default | example |", "|---|---|---|---|---|---|"]
+    for s in schema.SCHEMA:
+        if s.url is None:
+            continue
+        host = f"`{s.host}`" if s.host else "—"
+        rows.append(f"| `{s.url}` | {host} | {_cell(s.help)} | {_values(s)} | {_default(s)} | "
+                    f"`?{s.url}={_cell(s.example)}` |")
+    order = ", ".join(s.host for s in schema.SCHEMA if s.host)
+    return HEAD + "\n## The parameters\n\n" + "\n".join(rows) + "\n" + MESSAGES.replace("{order}", order)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    text = parameters_markdown()
+    if "--check" in argv:
+        if not TARGET.is_file() or TARGET.read_text(encoding="utf-8") != text:
+            print("docs/parameters.md differs from app/settings.py: run `python -m tools.docs`", file=sys.stderr)
+            return 1
+        return 0
+    if not TARGET.is_file() or TARGET.read_text(encoding="utf-8") != text:
+        TARGET.write_text(text, encoding="utf-8")
+        print("docs/parameters.md: written again.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
