@@ -1,7 +1,7 @@
 """What leaves the page: the steps table and the whole matrix as CSV, and the snippet to
 embed the page.
 
-Pure functions (no DOM): app/page.py turns their text into a download or the clipboard.
+Pure functions (no DOM): app/sharing.py turns their text into a download or the clipboard.
 """
 
 import csv

@@ -10,7 +10,7 @@
    stays "loading": only Python says "ready". A click before the states have arrived is kept
    (the radio stays checked) and answered when they do, or by Python.
 
-   When Python starts (app/page.py) it calls attentionExplorer.early.stop(), which ends this and
+   When Python starts, static/page.js calls attentionExplorer.early.stop(), which ends this and
    says what the controls ask for and whether the page shows it; Python then takes over with
    the same DOM. An address with a state (a reload, a shared link) is answered the same way when
    it names one of the example's states; for any other, and once a host page has sent

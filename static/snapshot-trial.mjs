@@ -1,5 +1,5 @@
-/* Attention Explorer: the snapshot trial, a module Web Worker started by the page's thread
-   (static/page.js) once the engine has stored a new snapshot (static/snapshot.mjs). The runtime
+/* Attention Explorer: the snapshot trial, a module Web Worker started inside the engine's worker
+   by static/snapshot.mjs (tryInWorker) once it has stored a new snapshot. The runtime
    folder comes in the worker's address's fragment; it answers {restored} once. */
 (globalThis.attentionExplorer = globalThis.attentionExplorer || {}).trial = true;  /* snapshot.mjs: no widget starting */
 Promise.resolve().then(() => {

@@ -1,5 +1,6 @@
 /* Attention Explorer: a throwaway Python that makes the memory snapshot (see snapshot.mjs).
-   Started by the page once it is ready; it answers {} when stored, {error} otherwise. */
+   Started inside the engine's worker by snapshot.mjs (makeSnapshot), once the page says the
+   student has paused; it answers {} when stored, {error} otherwise. */
 import { makeAndStore } from "./snapshot.mjs";
 
 self.onmessage = async (event) => {

@@ -11,8 +11,11 @@ Resources (installed by `make lexicon`; licences in lexicon/*/LICENCE.md and the
   file stays small).
 - Apertium's Italian analyser (Debian `apertium-spa-ita`, run by `lttoolbox`'s lt-proc):
   every reading (lemma and part of speech) of an Italian form.
-- Apertium's bilingual dictionaries Italian→Spanish (`apertium-spa-ita`) and
-  Spanish→English (`apertium-eng-spa`): an English translation of each Italian noun lemma.
+  Only its Italian analyser is used (`ita-spa.automorf.bin`), none of the pair's bilingual files.
+- FreeDict's Italian→English and English→Italian dictionaries (Debian `dict-freedict-ita-eng`,
+  `dict-freedict-eng-ita`, read from their dictd files): the English translations of each
+  Italian noun lemma (the Italian→English entry, then the English headwords whose
+  translations include the lemma).
 - Princeton WordNet 3.0 (Debian `wordnet-base`): for English, the part of speech a form
   is used in most (the sense-tagged counts of its index files); for nouns of both
   languages, the lexicographer class of the most frequent sense (noun.person,
@@ -33,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 APERTIUM = Path("/usr/share/apertium")
 WORDNET = Path("/usr/share/wordnet")
+FREEDICT = Path("/usr/share/dictd")
 TOP = 10000  # the forms that must all have a card
 EXTRA = 10000  # more forms, while they are words the resources know
 
@@ -169,11 +173,11 @@ def frequent_forms(lang, n):
     return out
 
 
-def lt_proc(binary, lines, bilingual=False):
+def lt_proc(binary, lines):
     """Run Apertium's lt-proc on lines (one a line); its output lines in the same order."""
-    args = ["lt-proc"] + (["-b"] if bilingual else []) + [str(binary)]
-    text = "".join((f"^{w}$\n" if bilingual else f"{w}\n") for w in lines)
-    out = subprocess.run(args, input=text, capture_output=True, text=True, check=True).stdout
+    text = "".join(f"{w}\n" for w in lines)
+    out = subprocess.run(["lt-proc", str(binary)], input=text, capture_output=True, text=True,
+                         check=True).stdout
     return out.rstrip("\n").split("\n")
 
 
@@ -324,25 +328,59 @@ def english(forms, wn):
     return classes, left, alternative
 
 
-NOUN_TAGS = ("<n><m><sg>", "<n><f><sg>", "<n><mf><sg>", "<n><m><pl>", "<n><f><pl>", "<n>")
+def dictd(name):
+    """[(headword, [translation, ...]), ...] of a FreeDict dictionary in dictd format.
 
-
-def translate(binary, nouns):
-    """{noun: its first translation} through an Apertium bilingual dictionary (nouns only).
-
-    Entries are keyed by gender and number, so each noun is tried with each tag set in turn.
+    The `.index` file has a line for each entry: headword, then the offset and length of its
+    text in the `.dict.dz` file (gzip), in base 64. The text is the headword with its
+    pronunciation, then the senses, one a line (`1. ...` when there are several), each a
+    list of translations separated by commas.
     """
-    found, todo = {}, list(nouns)
-    for tags in NOUN_TAGS:
-        if not todo:
-            break
-        out = lt_proc(binary, [f"{n}{tags}" for n in todo], bilingual=True)
-        for noun, line in zip(todo, out):
-            m = re.search(r"/([^</@$]+)<n>", line)
-            if m:
-                found[noun] = m.group(1)
-        todo = [n for n in todo if n not in found]
-    return found
+    import gzip
+    digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+    def b64(text):
+        n = 0
+        for c in text:
+            n = n * 64 + digits.index(c)
+        return n
+
+    data = gzip.open(FREEDICT / f"{name}.dict.dz").read()
+    out = []
+    for line in open(FREEDICT / f"{name}.index", encoding="utf-8"):
+        head, offset, length = line.rstrip("\n").split("\t")
+        if head.startswith("00database"):  # the dictionary's own description
+            continue
+        text = data[b64(offset): b64(offset) + b64(length)].decode("utf-8")
+        senses = [re.sub(r"^\d+\. ", "", s) for s in text.split("\n")[1:]]
+        out.append((head, [t.strip() for s in senses for t in s.split(",") if t.strip()]))
+    return out
+
+
+def translate(nouns):
+    """{Italian noun lemma: its English translations, best first} from FreeDict.
+
+    First the translations of the lemma's own Italian→English entry, then the headwords of
+    the English→Italian entries that give the lemma as a translation.
+    """
+    found = collections.defaultdict(list)
+    wanted = set(nouns)
+    for head, english_words in dictd("freedict-ita-eng"):
+        if head in wanted:
+            found[head].extend(english_words)
+    for head, italian_words in dictd("freedict-eng-ita"):
+        for noun in wanted.intersection(italian_words):
+            found[noun].append(head)
+    return {noun: list(dict.fromkeys(words)) for noun, words in found.items()}
+
+
+def noun_class(translations, wn):
+    """The WordNet class of the first of a noun's English translations that WordNet has as a noun."""
+    for english_noun in translations:
+        cls = wn.noun_class(english_noun.replace("\u2010", "-").replace(" ", "_").lower())
+        if cls:
+            return cls
+    return None
 
 
 # --- Italian ---------------------------------------------------------------------------
@@ -368,13 +406,11 @@ def italian(forms, wn):
             nouns = [lemma for lemma, tags in readings(line) if tags and tags[0] == "n"]
             if best[2][0] == "adj" and nouns:
                 living_noun[form] = (IT_ORDER.index("n"), nouns[0], ["n"])
-    # Living beings: noun lemma -> Spanish -> English -> WordNet class of the first sense.
+    # Living beings: noun lemma -> English (FreeDict) -> WordNet class of the first sense.
     nouns = sorted({lemma for _, lemma, tags in list(chosen.values()) + list(living_noun.values())
                     if tags[0] == "n"} | {lemma for rs in other_readings.values() for lemma, tags in rs
                                           if tags[0] == "n"})
-    spa_lemma = translate(ita / "ita-spa.autobil.bin", nouns)
-    eng_lemma = translate(APERTIUM / "apertium-eng-spa" / "spa-eng.autobil.bin",
-                          sorted(set(spa_lemma.values())))
+    english_of = translate(nouns)
     classes, left, alternative = {}, {}, {}
     for form in forms:
         if form not in chosen:
@@ -383,13 +419,11 @@ def italian(forms, wn):
         _, lemma, tags = chosen[form]
         if form in living_noun:  # a noun of a living being before an adjective: medico, amico
             noun = living_noun[form][1]
-            if wn.noun_class(eng_lemma.get(spa_lemma.get(noun, ""), "").replace(" ", "_").lower()) in (
-                    "person", "animal"):
+            if noun_class(english_of.get(noun, []), wn) in ("person", "animal"):
                 lemma, tags = noun, ["n"]
         tag = tags[0]
         if tag == "n":
-            english_noun = eng_lemma.get(spa_lemma.get(lemma, ""), "").replace(" ", "_").lower()
-            classes[form] = wn.noun_class(english_noun) or "thing"
+            classes[form] = noun_class(english_of.get(lemma, []), wn) or "thing"
         elif tag in ("prn", "rel") and (lemma in IT_PERSON_PRONOUNS or form in IT_PERSON_PRONOUNS):
             classes[form] = "pronoun-person"
         elif tag == "det" and "pos" in tags:
@@ -402,8 +436,7 @@ def italian(forms, wn):
             if other_tags[0] == "vblex" and tag != "vblex":
                 alternative[form] = "verb"  # parte, visita, sistema
             elif other_tags[0] == "n" and tag == "vblex":
-                english_noun = eng_lemma.get(spa_lemma.get(other, ""), "").replace(" ", "_").lower()
-                alternative[form] = wn.noun_class(english_noun) or "thing"
+                alternative[form] = noun_class(english_of.get(other, []), wn) or "thing"
     return classes, left, alternative
 
 

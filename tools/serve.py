@@ -1,7 +1,8 @@
 """Serve Attention Explorer locally (CPython only): python3 -m tools.serve [--port 8000]
 
-Serves only what the page loads (index.html, embed.js, pyscript.toml, app/, lexicon/,
-static/, vendor/), with the MIME types Pyodide needs (`.wasm` application/wasm, `.mjs`
+Serves only what the page loads (index.html, embed.js, sw.js, pyscript.toml, app/, lexicon/,
+static/, vendor/) and the licences the bundle ships (LICENSE, LICENSES/, THIRD-PARTY.md),
+with the MIME types Pyodide needs (`.wasm` application/wasm, `.mjs`
 text/javascript). `file://` does not work for Pyodide, hence this server.
 
 Transfer: a file's pre-compressed FILE.br / FILE.gz (made by the vendor step) is sent

@@ -312,25 +312,25 @@ def test_widget_starts_where_third_party_storage_is_allowed(browser, base_url):
             context.close()
 
 
-# --- Real site generators as hosts: the README's snippets pasted as they are ---------------
+# --- Real site generators as hosts: the teachers' guide's snippets pasted as they are --------
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "teachers.en.md"
 SNIPPET_HOST = "https://host/attention/"
 
 
-def readme_snippet(after, language):
-    """The first ```language block of the README after the line containing `after`."""
-    text = README.read_text(encoding="utf-8")
+def guide_snippet(after, language):
+    """The first ```language block of the teachers' guide after the line containing `after`."""
+    text = GUIDE.read_text(encoding="utf-8")
     start = text.index(after)
     fence = text.index(f"```{language}\n", start) + len(f"```{language}\n")
     return text[fence:text.index("\n```", fence)]
 
 
 def build_mkdocs(folder, base_url):
-    """A small MkDocs site (Material theme) whose lesson page holds the README's iframe snippet
+    """A small MkDocs site (Material theme) whose lesson page holds the guide's iframe snippet
     twice and its script line once; the built site's folder."""
-    frame = readme_snippet("**Moodle, Canvas, any HTML editor**", "html").replace(SNIPPET_HOST, base_url)
-    script = readme_snippet("Where the page may carry a script", "html").replace(SNIPPET_HOST, base_url)
+    frame = guide_snippet("### Moodle, Canvas, any HTML editor", "html").replace(SNIPPET_HOST, base_url)
+    script = guide_snippet("### MkDocs and a plain HTML page", "html").replace(SNIPPET_HOST, base_url)
     source = folder / "src"
     (source / "docs").mkdir(parents=True)
     (source / "mkdocs.yml").write_text("site_name: Corso di reti neurali\ntheme:\n  name: material\n"
@@ -344,8 +344,8 @@ def build_mkdocs(folder, base_url):
 
 
 def build_sphinx(folder, base_url):
-    """A small Sphinx site whose lesson page holds the README's reStructuredText snippet."""
-    block = readme_snippet("**Sphinx**", "rst").replace(SNIPPET_HOST, base_url)
+    """A small Sphinx site whose lesson page holds the guide's reStructuredText snippet."""
+    block = guide_snippet("### Sphinx (reStructuredText)", "rst").replace(SNIPPET_HOST, base_url)
     source = folder / "src"
     source.mkdir(parents=True)
     (source / "conf.py").write_text('project = "Corso"\nlanguage = "it"\n', encoding="utf-8")
@@ -358,7 +358,7 @@ def build_sphinx(folder, base_url):
 
 @pytest.mark.parametrize("generator", ["mkdocs", "sphinx"])
 def test_course_site_built_by_a_generator_hosts_the_widgets(browser, base_url, generator):
-    """A course site built by MkDocs (Material) or Sphinx with the README's snippets pasted as they
+    """A course site built by MkDocs (Material) or Sphinx with the guide's snippets pasted as they
     are: each widget becomes ready, answers a click, and is as tall as its content (2 px); the
     widgets ask nothing of any site but their own (the theme's own requests elsewhere are the host's)."""
     site = host_site()
