@@ -46,9 +46,11 @@ bundle: vendor/.stamp
 
 # Regenerate lexicon/gpl/it.txt and lexicon/cc-by-sa/en.txt from the lexical resources (requirements-lexicon.txt)
 # (Debian packages and PyPI; only needed to regenerate: the files are committed).
-LEXICON_APT := wordnet-base lttoolbox apertium-spa-ita apertium-eng-spa
+LEXICON_APT := wordnet-base lttoolbox apertium-spa-ita dict-freedict-ita-eng dict-freedict-eng-ita
 lexicon: $(VENV)/.stamp
-	@command -v lt-proc >/dev/null && test -d /usr/share/apertium/apertium-eng-spa && test -f /usr/share/wordnet/cntlist.rev \
+	@command -v lt-proc >/dev/null && test -f /usr/share/apertium/apertium-spa-ita/ita-spa.automorf.bin \
+		&& test -f /usr/share/dictd/freedict-ita-eng.index && test -f /usr/share/dictd/freedict-eng-ita.index \
+		&& test -f /usr/share/wordnet/cntlist.rev \
 		|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(LEXICON_APT); }
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-lexicon.txt
 	$(PY) -m tools.lexicon_build

@@ -9,13 +9,17 @@ Resources (installed by `make lexicon`; licences in lexicon/*/LICENCE.md and the
 - wordfreq (PyPI): which forms are frequent: the 10,000 most frequent Italian and English
   word forms are the ones that must get a card (a few thousand more are added while the
   file stays small).
-- Apertium's Italian analyser (Debian `apertium-spa-ita`, run by `lttoolbox`'s lt-proc):
-  every reading (lemma and part of speech) of an Italian form.
-  Only its Italian analyser is used (`ita-spa.automorf.bin`), none of the pair's bilingual files.
+- Apertium's Italian analyser (`apertium-ita`, the `ita-spa.automorf.bin` of Debian's
+  `apertium-spa-ita`, run by `lttoolbox`'s lt-proc): every reading (lemma, part of
+  speech, gender) of an Italian form. It is the only file of that package used: none of
+  the pair's bilingual dictionaries.
 - FreeDict's Italian→English and English→Italian dictionaries (Debian `dict-freedict-ita-eng`,
   `dict-freedict-eng-ita`, read from their dictd files): the English translations of each
-  Italian noun lemma (the Italian→English entry, then the English headwords whose
-  translations include the lemma).
+  Italian noun lemma (its Italian→English entries, then the English headwords whose
+  translations include it), whose WordNet classes decide whether it is a living being.
+  A noun with a row in lexicon/it.csv takes the class of that row's card instead; a noun
+  FreeDict lacks takes the class of its English cognate (professore → professor), else is
+  a person when the analyser knows a feminine of it (alunno: alunna).
 - Princeton WordNet 3.0 (Debian `wordnet-base`): for English, the part of speech a form
   is used in most (the sense-tagged counts of its index files); for nouns of both
   languages, the lexicographer class of the most frequent sense (noun.person,
@@ -96,6 +100,18 @@ EN_POSSESSIVE = "my your his her our their whose"
 IT_PERSON_PRONOUNS = {"io", "tu", "lui", "lei", "noi", "voi", "loro", "egli", "ella", "essi", "esse",
                       "esso", "essa", "chi", "qualcuno", "nessuno", "ognuno", "chiunque", "me", "te",
                       "sé", "costui", "costei", "colui", "colei"}
+
+# Italian derivational endings and the English ones of the same Latin or Greek origin
+# (professore → professor, presidente → president, nazione → nation, artista → artist): a
+# noun FreeDict lacks takes the class of its English cognate when WordNet has it. Bare final
+# vowels are not among them: they find false friends (mare → mar, moda → mod, veto → vet).
+COGNATE_ENDINGS = [("zione", "tion"), ("sione", "sion"), ("ologo", "ologist"), ("ista", "ist"),
+                   ("auta", "aut"), ("ario", "ary"), ("aria", "ary"), ("ore", "or"), ("ente", "ent"),
+                   ("ante", "ant"), ("ato", "ate"), ("ata", "ate"), ("ico", "ic"), ("ica", "ic"),
+                   ("ota", "ot"), ("ale", "al"), ("ile", "il"), ("ia", "y"), ("tà", "ty")]
+COGNATE_SPELLING = [("tt", "ct"), ("zi", "ti")]  # dottore → doctor, paziente → patient
+# Endings of a masculine noun and of its feminine (alunno → alunna, conte → contessa).
+FEMININE_ENDINGS = [("tore", "trice"), ("o", "a"), ("e", "essa"), ("e", "a"), ("a", "essa")]
 
 # Apertium part-of-speech tag -> class; the first tag in this order is the form's most
 # frequent use (a function word before an adverb, before a noun, before an adjective,
@@ -331,10 +347,10 @@ def english(forms, wn):
 def dictd(name):
     """[(headword, [translation, ...]), ...] of a FreeDict dictionary in dictd format.
 
-    The `.index` file has a line for each entry: headword, then the offset and length of its
-    text in the `.dict.dz` file (gzip), in base 64. The text is the headword with its
-    pronunciation, then the senses, one a line (`1. ...` when there are several), each a
-    list of translations separated by commas.
+    The `.index` file has a line for each entry: headword (folded to lower case), then the
+    offset and length of its text in the `.dict.dz` file (gzip), in base 64. The text is the
+    headword as written (Argentine) with its pronunciation, then the senses, one a line
+    (`1. ...` when there are several), each a list of translations separated by commas.
     """
     import gzip
     digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -348,39 +364,137 @@ def dictd(name):
     data = gzip.open(FREEDICT / f"{name}.dict.dz").read()
     out = []
     for line in open(FREEDICT / f"{name}.index", encoding="utf-8"):
-        head, offset, length = line.rstrip("\n").split("\t")
-        if head.startswith("00database"):  # the dictionary's own description
+        key, offset, length = line.rstrip("\n").split("\t")
+        if key.startswith("00database"):  # the dictionary's own description
             continue
-        text = data[b64(offset): b64(offset) + b64(length)].decode("utf-8")
-        senses = [re.sub(r"^\d+\. ", "", s) for s in text.split("\n")[1:]]
+        first, *senses = data[b64(offset): b64(offset) + b64(length)].decode("utf-8").split("\n")
+        head = re.sub(r" /[^/]*/$", "", first)  # without the pronunciation
+        senses = [re.sub(r"^\d+\. ", "", s) for s in senses]
         out.append((head, [t.strip() for s in senses for t in s.split(",") if t.strip()]))
     return out
 
 
-def translate(nouns):
+def translate(nouns, analyser):
     """{Italian noun lemma: its English translations, best first} from FreeDict.
 
-    First the translations of the lemma's own Italian→English entry, then the headwords of
-    the English→Italian entries that give the lemma as a translation.
+    First the Italian→English entries of the lemma itself, then those of its other forms
+    (genitori, infermiera), then the headwords of the English→Italian entries whose
+    translations include the lemma or one of its forms. The analyser gives the noun lemmas
+    of FreeDict's Italian words.
     """
-    found = collections.defaultdict(list)
+    ita_eng, eng_ita = dictd("freedict-ita-eng"), dictd("freedict-eng-ita")
+    words = sorted({head for head, _ in ita_eng} | {w for _, ws in eng_ita for w in ws})
+    words = [w for w in words if w.isalpha()]  # one word a line for the analyser
+    lemmas = {w: [lemma for lemma, tags in readings(line) if tags and tags[0] == "n"]
+              for w, line in zip(words, lt_proc(analyser, words))}
     wanted = set(nouns)
-    for head, english_words in dictd("freedict-ita-eng"):
-        if head in wanted:
-            found[head].extend(english_words)
-    for head, italian_words in dictd("freedict-eng-ita"):
-        for noun in wanted.intersection(italian_words):
-            found[noun].append(head)
-    return {noun: list(dict.fromkeys(words)) for noun, words in found.items()}
+    own, other_form, reverse = (collections.defaultdict(list) for _ in range(3))
+    for head, english_words in ita_eng:
+        for lemma in wanted.intersection([head] + lemmas.get(head, [])):
+            (own if lemma == head else other_form)[lemma].extend(english_words)
+    for head, italian_words in eng_ita:
+        forms = italian_words + [lemma for w in italian_words for lemma in lemmas.get(w, [])]
+        for lemma in wanted.intersection(forms):
+            reverse[lemma].append(head)
+    return {lemma: list(dict.fromkeys(own[lemma] + other_form[lemma] + reverse[lemma]))
+            for lemma in wanted if own[lemma] or other_form[lemma] or reverse[lemma]}
 
 
-def noun_class(translations, wn):
-    """The WordNet class of the first of a noun's English translations that WordNet has as a noun."""
-    for english_noun in translations:
-        cls = wn.noun_class(english_noun.replace("\u2010", "-").replace(" ", "_").lower())
-        if cls:
-            return cls
+def english_class(word, wn):
+    """The WordNet class of an English translation as a noun: of the word or its base form
+    (parents), else of the last word of a phrase (working man). None for a name (Moscow,
+    Argentine: WordNet's lower-case argentine is a fish), when WordNet lacks the noun, or
+    never tags it while it tags another part of speech of the word: FreeDict lists
+    adjectives and verbs among the nouns (vicino: adjacent, neighbour, close; comico: comic)."""
+    if word[:1].isupper():
+        return None
+    word = re.sub(r"^(the|a|an|to) ", "", word.replace("\u2010", "-").lower())
+    for candidate in (word.replace(" ", "_"), word.split()[-1]):
+        uses = wn.uses(candidate)
+        noun = next((use for use in uses if use[3] == "n"), None)
+        if noun:
+            return None if noun[0] == 0 and uses[0][0] > 0 else wn.noun_class(noun[4])
     return None
+
+
+def translation_class(translations, wn):
+    """The class of a noun from the classes of its English translations: the first one's,
+    unless most of them disagree on whether it is a living being (operaio: hand, laborer,
+    worker, workman is a person; partito: party, faction, side, supporters is not)."""
+    classes = [c for c in (english_class(t, wn) for t in translations) if c]
+    alive = [c for c in classes if c in ("person", "animal")]
+    other = [c for c in classes if c not in ("person", "animal")]
+    if len(alive) == len(other):
+        return classes[0] if classes else None
+    return (alive if len(alive) > len(other) else other)[0]
+
+
+def cognate_class(lemma, wn):
+    """The WordNet class of the English cognate of an Italian noun (professore → professor),
+    or None: the lemma's derivational ending is changed to the English one (COGNATE_ENDINGS)."""
+    for italian_end, english_end in COGNATE_ENDINGS:
+        if lemma.endswith(italian_end) and len(lemma) > len(italian_end) + 2:
+            stems = [lemma[: -len(italian_end)]]
+            for a, b in COGNATE_SPELLING:
+                stems += [stem.replace(a, b) for stem in stems if a in stem]
+            stems += [re.sub(r"([bcdfglmnprstvz])\1", r"\1", stem) for stem in stems]  # femminista
+            for stem in stems:
+                if (stem + english_end, "n") in wn.index:
+                    return wn.noun_class(stem + english_end)
+    return None
+
+
+def override_classes(analyser):
+    """{Italian noun lemma: class} of the hand-written rows of lexicon/it.csv whose card is the
+    card of a noun class: the row's word gives its class to the other forms of its lemma
+    (maestro → maestri, maestre; re → regina). First names are not nouns: the row of marco
+    says nothing of marchi."""
+    from app.lexicon import parse_lexicon
+    rows, _ = parse_lexicon((ROOT / "lexicon" / "it.csv").read_text(encoding="utf-8"))
+    card_class = {CARD[cls]: cls for cls in ("thing", "abstract", "event", "time", "plant", "animal",
+                                             "person")}
+    people = first_names()
+    words = [w for w in rows if w.isalpha() and tuple(rows[w]) in card_class and w.capitalize() not in people]
+    classes = {}
+    for word, line in zip(words, lt_proc(analyser, words)):
+        for lemma, tags in readings(line):
+            if tags and tags[0] == "n":
+                classes.setdefault(lemma, card_class[tuple(rows[word])])
+    return classes
+
+
+def with_feminine(nouns, analyser):
+    """The noun lemmas that have a feminine form (alunno: alunna, conte: contessa, lavoratore:
+    lavoratrice): beings with a sex, people or animals. The form must have no other reading
+    than the lemma's feminine noun (corsa, modella, informatica have others), and not be
+    the name of a place (svizzera, indiana)."""
+    places = {p.lower() for p in place_names()}
+    forms = sorted({noun[: -len(end)] + feminine for noun in nouns
+                    for end, feminine in FEMININE_ENDINGS if noun.endswith(end)} - places)
+    found = set()
+    for form, line in zip(forms, lt_proc(analyser, forms)):
+        analyses = {(lemma, tuple(tags)) for lemma, tags in readings(line)}
+        if len(analyses) == 1:
+            [(lemma, tags)] = analyses
+            if tags[:3] == ("n", "f", "sg") and lemma != form:
+                found.add(lemma)
+    return found & set(nouns)
+
+
+def noun_classes(nouns, analyser, wn):
+    """{Italian noun lemma: class}: the class lexicon/it.csv gives the lemma, else the one its
+    FreeDict translations give, else its English cognate's, else a person when it has a
+    feminine form; a lemma none gives is left out (a thing)."""
+    english_of = translate(nouns, analyser)
+    override = override_classes(analyser)
+    gendered = with_feminine(nouns, analyser)
+    classes = {}
+    for noun in nouns:
+        cls = (override.get(noun) or translation_class(english_of.get(noun, []), wn)
+               or cognate_class(noun, wn) or ("person" if noun in gendered else None))
+        if cls:
+            classes[noun] = cls
+    return classes
 
 
 # --- Italian ---------------------------------------------------------------------------
@@ -406,11 +520,11 @@ def italian(forms, wn):
             nouns = [lemma for lemma, tags in readings(line) if tags and tags[0] == "n"]
             if best[2][0] == "adj" and nouns:
                 living_noun[form] = (IT_ORDER.index("n"), nouns[0], ["n"])
-    # Living beings: noun lemma -> English (FreeDict) -> WordNet class of the first sense.
+    # Living beings: noun lemma -> English (FreeDict, or a cognate) -> WordNet class (noun_classes).
     nouns = sorted({lemma for _, lemma, tags in list(chosen.values()) + list(living_noun.values())
                     if tags[0] == "n"} | {lemma for rs in other_readings.values() for lemma, tags in rs
                                           if tags[0] == "n"})
-    english_of = translate(nouns)
+    noun_class = noun_classes(nouns, ita / "ita-spa.automorf.bin", wn)
     classes, left, alternative = {}, {}, {}
     for form in forms:
         if form not in chosen:
@@ -419,11 +533,11 @@ def italian(forms, wn):
         _, lemma, tags = chosen[form]
         if form in living_noun:  # a noun of a living being before an adjective: medico, amico
             noun = living_noun[form][1]
-            if noun_class(english_of.get(noun, []), wn) in ("person", "animal"):
+            if noun_class.get(noun) in ("person", "animal"):
                 lemma, tags = noun, ["n"]
         tag = tags[0]
         if tag == "n":
-            classes[form] = noun_class(english_of.get(lemma, []), wn) or "thing"
+            classes[form] = noun_class.get(lemma, "thing")
         elif tag in ("prn", "rel") and (lemma in IT_PERSON_PRONOUNS or form in IT_PERSON_PRONOUNS):
             classes[form] = "pronoun-person"
         elif tag == "det" and "pos" in tags:
@@ -436,7 +550,7 @@ def italian(forms, wn):
             if other_tags[0] == "vblex" and tag != "vblex":
                 alternative[form] = "verb"  # parte, visita, sistema
             elif other_tags[0] == "n" and tag == "vblex":
-                alternative[form] = noun_class(english_of.get(other, []), wn) or "thing"
+                alternative[form] = noun_class.get(other, "thing")
     return classes, left, alternative
 
 
@@ -452,6 +566,22 @@ def loanwords(forms, wn):
 
 # --- names ---------------------------------------------------------------------------
 
+def first_names():
+    """Faker's Italian and English first names."""
+    from faker.providers.person.en_US import Provider as PersonEN
+    from faker.providers.person.it_IT import Provider as PersonIT
+    return set(PersonIT.first_names_male) | set(PersonIT.first_names_female) | \
+        set(PersonEN.first_names_male) | set(PersonEN.first_names_female)
+
+
+def place_names():
+    """Faker's Italian cities and countries, English countries and US states."""
+    from faker.providers.address.en_US import Provider as AddressEN
+    from faker.providers.address.it_IT import Provider as AddressIT
+    return set(AddressIT.cities) | set(AddressIT.countries) | set(AddressEN.countries) | \
+        set(AddressEN.states)
+
+
 def names(lang, common_words):
     """(first names, places) common in the language: Faker's lists, kept when wordfreq knows them.
 
@@ -459,15 +589,8 @@ def names(lang, common_words):
     common word of the language is dropped (Bra, Ala, Rose).
     """
     import wordfreq
-    from faker.providers.address.en_US import Provider as AddressEN
-    from faker.providers.address.it_IT import Provider as AddressIT
-    from faker.providers.person.en_US import Provider as PersonEN
-    from faker.providers.person.it_IT import Provider as PersonIT
 
-    people = set(PersonIT.first_names_male) | set(PersonIT.first_names_female) | \
-        set(PersonEN.first_names_male) | set(PersonEN.first_names_female)
-    places = set(AddressIT.cities) | set(AddressIT.countries) | set(AddressEN.countries) | \
-        set(AddressEN.states)
+    people, places = first_names(), place_names()
     common_people = {n for n in people if " " not in n and wordfreq.zipf_frequency(n, lang) >= 2.5}
     common_places = {p for p in places if " " not in p and wordfreq.zipf_frequency(p, lang) >= 3.0}
     common_places = {p for p in common_places if p.lower() not in common_words} | set(PLACES[lang].split())
