@@ -386,6 +386,7 @@ class Page:
         settings, tokens = schema.reset(self.settings, self.lexicons)
         self.quiz.reset_score()
         self.render(settings, tokens, ("all",))
+        self.document.querySelector("details.more-settings").open = True  # (where the button is)
         self.region("reset").focus()
 
     def go_step(self, number, focus):
@@ -393,7 +394,7 @@ class Page:
         button `focus` (or its neighbour, at an end), and the step said in the live region."""
         self.apply(schema.BY_ATTR["step"], number)
         if number is None:
-            self.region("step-start").focus()
+            self.region("step-start").focus()  # (an embedded widget has none: it stays a step)
             return
         ends = {"step-prev": (1, "step-next"), "step-next": (path.COUNT, "step-prev")}
         if focus in ends and number == ends[focus][0]:

@@ -9,7 +9,8 @@ sections without "view-": static/style.css hides the others by `data-show` on #a
 settings in view (`controls`: the rest stay behind "More settings", each still in the URL), and
 says in a line or two what is new, with one thing to try and its answer behind a disclosure
 (app/i18n.py: path_<id>_title, _text, _try, _answer). The last step is matrix mode: entering
-it switches the mode, leaving it switches back (the setting's hook).
+it switches the mode, a step before it switches back (the setting's hook); leaving the path for
+the explorer keeps the mode, and choosing the other mode on a step leaves the path.
 """
 
 import dataclasses

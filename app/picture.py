@@ -9,6 +9,8 @@ own. Past MAX_GRID words the matrix would be too small to read: the picture then
 the matrix's CSV has it whole.
 """
 
+import re
+
 from app import heads
 from app.i18n import percent, short, text
 from app.views.controls import slope_value
@@ -34,10 +36,14 @@ def shade(p):
     return "#%02x%02x%02x" % tuple(mix), INK
 
 
+# Characters XML does not allow (a control character pasted with a sentence): left out of the SVG.
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
 def _text(x, y, words, size=14, weight=None, anchor=None, fill=INK, extra=""):
     attrs = f' font-weight="{weight}"' if weight else ""
     attrs += f' text-anchor="{anchor}"' if anchor else ""
-    return f'<text x="{x:g}" y="{y:g}" font-size="{size}" fill="{fill}"{attrs}{extra}>{esc(words)}</text>'
+    return f'<text x="{x:g}" y="{y:g}" font-size="{size}" fill="{fill}"{attrs}{extra}>{esc(NOT_XML.sub("", words))}</text>'
 
 
 def settings_line(settings, lang):
@@ -135,7 +141,7 @@ def picture_svg(settings, tokens, record, row, row_names, lang):
     height = int(y + PAD - 10)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
             f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}" lang="{lang}">'
-            f'<title>{esc(text(lang, "pic_title", word=word) if row is not None else text(lang, "heatmap_heading"))}</title>'
+            f'<title>{esc(NOT_XML.sub("", text(lang, "pic_title", word=word) if row is not None else text(lang, "heatmap_heading")))}</title>'
             f'<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>' + "".join(out) + "</svg>")
 
 

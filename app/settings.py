@@ -251,7 +251,12 @@ def _take_focus(settings, focus, change):
 
 
 def _take_mode(settings, mode, change):
-    return switch_mode(settings, mode)
+    """Another mode; a step of the guided path about the other mode is left for the explorer
+    (its link could not say both)."""
+    settings = switch_mode(settings, mode)
+    if settings.step is not None and path.step_of(settings.step).mode != mode:
+        settings = settings.copy(step=None)
+    return settings
 
 
 def _take_cards(settings, cards, change):
@@ -307,6 +312,14 @@ SCHEMA = (
             example="matrix",
             url="mode", host="mode", control="mode", kind="choice", default="sentence",
             choices=MODES, clears=("focus",), redraw=("all",), take=_take_mode, settle=_settle_mode),
+    # The guided path (app/path.py): one step of the formula at a time; none: the explorer.
+    Setting(attr="step",
+            help=("the guided path's step, 1 to 12, the formula one idea at a time; none: the explorer, "
+                  "everything at once"),
+            example="5",
+            url="step", host="step", control=None, kind="integer", default=None,
+            low=1, high=path.COUNT, note="link_step_bad", state="step", redraw=("all",), take=_take_step,
+            falls_back=True, nullable=True),
     Setting(attr="sentence",
             help="the sentence to analyse, as typed (split into words and punctuation)",
             example="Il+cane+dorme",
@@ -397,14 +410,6 @@ SCHEMA = (
             example="1",
             url="quiz", host="quiz", control="quiz", kind="flag", default=False,
             note="link_flag_bad"),
-    # The guided path (app/path.py): one step of the formula at a time; none: the explorer.
-    Setting(attr="step",
-            help=("the guided path's step, 1 to 12, the formula one idea at a time; none: the explorer, "
-                  "everything at once"),
-            example="5",
-            url="step", host="step", control=None, kind="integer", default=None,
-            low=1, high=path.COUNT, note="link_step_bad", state="step", redraw=("all",), take=_take_step,
-            falls_back=True, nullable=True),
 )
 BY_ATTR = {s.attr: s for s in SCHEMA}
 BY_CONTROL = {s.control: s for s in SCHEMA if s.control}
@@ -597,7 +602,9 @@ def switch_language(settings, lang, lexicons):
     """(settings, tokens) in another language: an example becomes the same example there,
     a typed sentence stays as it is (its cards now come from that language's lexicon)."""
     preset = preset_index(settings.sentence, settings.lang)
-    if preset is not None:
+    if preset is not None and settings.mode == "matrix":  # (the focus is a row of Q, not a word)
+        sentence, focus = i18n.PRESETS[lang][preset][0], settings.focus
+    elif preset is not None:
         sentence, focus = i18n.PRESETS[lang][preset]
     else:
         sentence, focus = settings.sentence, settings.focus
@@ -605,15 +612,18 @@ def switch_language(settings, lang, lexicons):
     if tokens is None:  # cannot happen for a sentence already shown; never crash
         sentence, focus = i18n.PRESETS[lang][0]
         tokens, _ = check_sentence(sentence, lexicons[lang], settings.limit)
-    if focus is not None and focus >= len(tokens):
+    if focus is not None and settings.mode != "matrix" and focus >= len(tokens):
         focus = None
     return settings.copy(sentence=sentence, text=sentence, focus=focus, lang=lang), tokens
 
 
 def reset(settings, lexicons):
-    """Everything back to its default, in the language the student reads."""
+    """Everything back to its default, in the language the student reads, on the step of the
+    guided path the student is on (in its mode)."""
     fresh = default_settings(settings.lang).copy(limit=settings.limit)
     tokens, _ = check_sentence(fresh.sentence, lexicons[fresh.lang], fresh.limit)
+    if settings.step is not None:
+        fresh = _take_step(fresh, settings.step, Change(tokens, lexicons))
     return fresh, tokens
 
 

@@ -275,7 +275,8 @@
     sayReady: function (ready, note) {
       var status = document.getElementById("status"), under = document.getElementById("status-note");
       var box = document.getElementById("status-box");
-      if (box) {  /* (and at once when the student clicks or types: it floats over the controls) */
+      if (box && !box.dataset.going) {  /* (and at once when the student clicks or types: it floats over the controls) */
+        box.dataset.going = "1";
         var gone = function () {
           box.classList.add("gone");
           ["pointerdown", "keydown"].forEach(function (type) { removeEventListener(type, gone, true); });
@@ -570,7 +571,8 @@
       } else if (t.name === "cell" && (event.key === "Enter" || event.key === "Escape")) {
         event.preventDefault();
         send({ type: "keydown", key: event.key }, t);
-      } else if ((event.key === "ArrowLeft" || event.key === "ArrowRight") && t.closest && t.closest(".path-bar")) {
+      } else if ((event.key === "ArrowLeft" || event.key === "ArrowRight") && t.closest && t.closest(".path-bar")
+                 && !event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
         /* the guided path's bar: the arrows go back and on (app/page.py, go_step) */
         var to = document.getElementById(event.key === "ArrowLeft" ? "step-prev" : "step-next");
         event.preventDefault();

@@ -204,10 +204,42 @@ def test_the_second_layer_answer(lang):
 
 
 def test_the_matrix_answers():
-    """n × n comparisons: 36 for 6 words, 144 for 12; a masked 8×8 has zeros right of the diagonal."""
-    assert "36" in answer("matrix", "it") and "144" in answer("matrix", "en")
+    """n × n comparisons for the example's n words and for twice as many; a masked 8×8 has zeros
+    right of the diagonal."""
+    for lang in LANGS:
+        n = len(EXAMPLE[lang])
+        assert str(n) in i18n.text(lang, "path_matrix_try") and str(2 * n) in i18n.text(lang, "path_matrix_try")
+        text = answer("matrix", lang)
+        assert text.index(f"{n} × {n} = {n * n}") < text.index(f"{2 * n} × {2 * n} = {4 * n * n}")
     rng = np.random.default_rng(0)
     q, k, v = (rng.integers(-2, 3, size=(8, 4)) for _ in range(3))
     w = attention_matrix(q, k, v, mask=True, include_self=True)["weights"]
     assert w.shape == (8, 8) and np.all(np.triu(w, 1) == 0) and w[0][0] == 1.0
     assert "8 × 8" in answer("hands-on", "it") and "100%" in answer("hands-on", "en")
+
+
+def test_the_path_and_the_mode_stay_one_link(lexicons):
+    """Choosing the other mode on a step leaves the path; leaving step 12 for the explorer keeps
+    matrix mode; a step 12 link keeps the row and the switch it names; reset stays on the step."""
+    base = state.default_settings("it")
+    tokens, _ = state.check_sentence(base.sentence, lexicons["it"])
+    s, tokens, _, _ = state.host_update(base, tokens, {"step": 3}, lexicons)
+    s, tokens, _, _ = state.host_update(s, tokens, {"mode": "matrix"}, lexicons)
+    assert (s.step, s.mode) == (None, "matrix")
+    again, _ = state.parse_params({"mode": ["matrix"], "step": ["3"]}, lexicons)
+    assert (again.step, again.mode) == (3, "sentence")  # (the step says its mode)
+    s, tokens, _, _ = state.host_update(base, tokens, {"step": 12}, lexicons)
+    s, tokens, _, _ = state.host_update(s, tokens, {"step": None}, lexicons)
+    assert (s.step, s.mode) == (None, "matrix")
+    linked, notes = state.parse_params({"step": ["12"], "self": ["0"], "focus": ["2"]}, lexicons)
+    assert notes == [] and (linked.mode, linked.include_self, linked.focus) == ("matrix", False, 2)
+    on_step = state.parse_params({"step": ["4"], "temp": ["3"]}, lexicons)[0]
+    fresh, _ = state.reset(on_step, lexicons)
+    assert (fresh.step, fresh.temperature) == (4, 1.0)
+
+
+def test_a_language_switch_on_matrix_mode_keeps_the_row(lexicons):
+    """Step 12 in English keeps the selected row of Q (the sentence's word index means nothing there)."""
+    s, notes = state.parse_params({"step": ["12"], "focus": ["2"]}, lexicons)
+    english, _ = state.switch_language(s, "en", lexicons)
+    assert (english.lang, english.mode, english.focus) == ("en", "matrix", 2)

@@ -34,9 +34,19 @@ document.documentElement.dataset.lexicon = json.dumps(out)
 document.documentElement.dataset.state = "ready"
 </script></body></html>"""
 
-LEXICON_BYTES = """(() => performance.getEntriesByType('resource')
-  .filter(r => r.name.includes('/lexicon/'))
-  .reduce((s, r) => [s[0] + r.transferSize, s[1] + r.decodedBodySize], [0, 0]))()"""
+def lexicon_bytes(requests):
+    """(over the wire, decoded) bytes of the lexicon files among `requests` (Playwright's, of the
+    page and of its engine's worker, which fetches them: the page's own resource timing does not
+    see a worker's requests)."""
+    wire = decoded = 0
+    for request in requests:
+        if "/lexicon/" in request.url:
+            response = request.response()
+            if response is not None:
+                wire += request.sizes()["responseBodySize"]
+                decoded += len(response.body())
+    return wire, decoded
+
 
 READY = "document.documentElement.dataset.state === 'ready'"
 
@@ -66,10 +76,12 @@ def measure(browser, root, tmp, pyscript_dir, page_url, runs):
             results.append(json.loads(page.evaluate("document.documentElement.dataset.lexicon")))
             context.close()
         context = browser.new_context()
+        done = []
+        context.on("requestfinished", lambda request: done.append(request))
         page = context.new_page()
         page.goto(page_url)
         page.wait_for_function(READY, timeout=120_000)
-        sent = page.evaluate(LEXICON_BYTES)
+        sent = lexicon_bytes(done)
         context.close()
     finally:
         server.shutdown()

@@ -7,8 +7,6 @@ from app import i18n, path, settings as schema
 from app.i18n import short, text
 from app.views.html import esc
 
-# The settings behind "More settings" (render_settings), by their attribute in Settings.
-MORE_SETTINGS = ("mode", "scaled", "temperature", "quiz", "slope", "head")
 SLOPE_CONTROL_MAX = 2.0  # the slope slider (control "pos"): 0 (off) to 2 in quarters; links allow up to 10
 
 
@@ -155,7 +153,7 @@ def render_settings(settings, interactive=True):
     # (open when a link set one of them: a student sees what the teacher changed)
     plain = schema.default_settings(lang)
     changed = any(getattr(settings, attr) != getattr(plain, attr)
-                  for name, (attr, _) in controls.items() if name not in in_view and attr in MORE_SETTINGS)
+                  for name, (attr, _) in controls.items() if name not in in_view)
     start = "" if settings.step is not None else (
         f'<button type="button" class="secondary path-start" id="step-start"{off}>{esc(text(lang, "path_name"))}'
         '<span aria-hidden="true"> →</span></button>')
