@@ -23,7 +23,9 @@ PAD = 24
 LINE = 26  # px: one bar's row
 LABEL = 150  # px: the words' column, left of the bars and the grid
 BAR = 400  # px: a 100% bar
-MAX_GRID = 40  # the most words whose matrix the picture draws
+MAX_GRID = 40  # the most words whose matrix the picture draws (and whose bars it draws all of)
+MAX_BARS = 20  # past MAX_GRID words: the bars of the words looked at most, this many
+LABEL_CHARS, COLUMN_CHARS = 18, 12  # a longer word is cut with "…" (its row, its slanted column name)
 INK, MUTED, BAR_FILL, BAR_BG, PAPER = "#1d2330", "#4a5263", "#1f5fbf", "#e2e7f0", "#ffffff"
 SHADES = 8  # as views/heatmap.py: shade k of √(percentage), mixing k × 9% of the bar's blue into white
 
@@ -44,6 +46,11 @@ def _text(x, y, words, size=14, weight=None, anchor=None, fill=INK, extra=""):
     attrs = f' font-weight="{weight}"' if weight else ""
     attrs += f' text-anchor="{anchor}"' if anchor else ""
     return f'<text x="{x:g}" y="{y:g}" font-size="{size}" fill="{fill}"{attrs}{extra}>{esc(NOT_XML.sub("", words))}</text>'
+
+
+def fit(word, chars):
+    """`word`, cut to `chars` characters with "…" when longer."""
+    return word if len(word) <= chars else word[:chars - 1] + "…"
 
 
 def settings_line(settings, lang):
@@ -79,9 +86,17 @@ def picture_svg(settings, tokens, record, row, row_names, lang):
         y += 18
         out.append(_text(PAD, y, text(lang, "bars_heading", word=word), 20, "700"))
         y += 14
-        for j, tok in enumerate(tokens):
+        shown = range(len(tokens))
+        if len(tokens) > MAX_GRID:  # (a long text: the words it looks at most, in the sentence's order)
+            ranked = sorted((j for j in shown if row.status(j) == "candidate"), key=lambda j: -row.weights[j])
+            shown = sorted(ranked[:MAX_BARS])
+            y += 14
+            out.append(_text(PAD, y, text(lang, "pic_bars_top", n=len(shown)), 13, fill=MUTED))
+            y += 6
+        for j in shown:
+            tok = tokens[j]
             mid = y + LINE / 2
-            out.append(_text(PAD + LABEL - 8, mid + 5, tok.text, 14, "600", "end"))
+            out.append(_text(PAD + LABEL - 8, mid + 5, fit(tok.text, LABEL_CHARS), 14, "600", "end"))
             status = row.status(j)
             if status == "candidate":
                 w = row.weights[j]
@@ -108,10 +123,11 @@ def picture_svg(settings, tokens, record, row, row_names, lang):
         out.append(_text(PAD, y - 8, text(lang, "heatmap_corner"), 12, fill=MUTED))
         for j, tok in enumerate(tokens):
             x = PAD + LABEL + (j + 0.5) * cell
-            out.append(_text(x, y - 8, tok.text, 13, "600", extra=f' transform="rotate(-45 {x:g} {y - 8:g})"'))
+            out.append(_text(x, y - 8, fit(tok.text, COLUMN_CHARS), 13, "600",
+                             extra=f' transform="rotate(-45 {x:g} {y - 8:g})"'))
         for i in range(n_q):
             top = y + i * cell
-            out.append(_text(PAD + LABEL - 8, top + cell / 2 + 5, row_names[i], 14, "600", "end"))
+            out.append(_text(PAD + LABEL - 8, top + cell / 2 + 5, fit(row_names[i], LABEL_CHARS), 14, "600", "end"))
             for j in range(n_k):
                 x = PAD + LABEL + j * cell
                 if record.candidates[i][j]:

@@ -54,10 +54,13 @@ def test_markup_in_the_sentence_is_text_in_the_picture():
 
 
 def test_a_long_text_says_its_matrix_is_in_the_csv_and_matrix_mode_names_its_rows():
-    """Past 40 words the picture leaves the matrix to the CSV; matrix mode labels q1…, k1… and the shapes."""
+    """Past 40 words the picture leaves the matrix to the CSV and draws the 20 bars looked at most;
+    matrix mode labels q1…, k1… and the shapes."""
     long = " ".join(["il gatto dorme"] * 15)
-    _, root = draw({"s": [long]}, "it")
-    assert any("CSV" in t for t in texts(root)) and not any(t.isdigit() for t in texts(root))  # (no cells)
+    _, root = draw({"s": [long], "focus": ["2"]}, "it")
+    shown = texts(root)
+    assert any("CSV" in t for t in shown) and not any(t.isdigit() for t in shown)  # (no cells)
+    assert len([t for t in shown if t.endswith("%")]) == 20 and int(root.get("height")) < 1200
     _, root = draw({"mode": ["matrix"], "seed": ["7"], "mask": ["1"]}, "en")
     shown = texts(root)
     assert "q1" in shown and "k8" in shown and any("Q 8×4" in t for t in shown)
@@ -67,3 +70,11 @@ def test_control_characters_in_a_sentence_leave_the_picture_well_formed():
     """A pasted vertical tab or control character is left out: the SVG still parses, the words stay."""
     _, root = draw({"s": ["Il gatto\x0b dorme\x01 qui"]})
     assert any("gatto" in t and "dorme" in t for t in texts(root))
+
+
+def test_a_very_long_word_is_cut_to_its_column():
+    """A 40-letter word is shown cut with "…" in the bars and the matrix, never past the picture's edge."""
+    word = "precipitevolissimevolmente" * 2
+    _, root = draw({"s": [f"il {word} dorme"], "focus": ["2"]})
+    shown = texts(root)
+    assert word not in " ".join(shown[:-3]) and any(t.startswith("precipitevol") and t.endswith("…") for t in shown)
