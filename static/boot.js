@@ -1,5 +1,5 @@
 /* Attention Explorer: loading progress and failure messages while Python starts (and, with
-   quiz=1, the pre-rendered answer kept out of sight meanwhile). Plain JavaScript with no
+   quiz=1 or step=N, the pre-rendered answer or explorer kept out of sight meanwhile). Plain JavaScript with no
    dependencies. It only talks about loading: the engine is started by static/page.js, which
    tells the steps of its start here (py:progress events) and its failure
    (attentionExplorer.fail); once Python is up, app/page.py owns the page (and sets
@@ -19,6 +19,10 @@
   if (quiz !== null && boot.truthy.indexOf(quiz.trim().toLowerCase()) >= 0) {
     html.classList.add("quiz-pending");
   }
+  /* The guided path: with step=N in the link, the explorer pre-rendered in index.html keeps its
+     settings and views out of sight (the sentence stays) until Python has drawn the step
+     (static/style.css, html.step-pending): a student never reads views the step is not about. */
+  if (params.get("step") !== null) html.classList.add("step-pending");
   var asked = params.get("lang");
   var lang = asked && Object.prototype.hasOwnProperty.call(boot.strings, asked) ? asked : boot.default;
   var T = boot.strings[lang];

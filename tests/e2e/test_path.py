@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from app.i18n import STRINGS
-from tests.e2e.conftest import READY_TIMEOUT, get_state, open_host, open_page, wait_ready, wait_state
+from tests.e2e.conftest import READY_TIMEOUT, get_state, new_context, open_host, open_page, wait_ready, wait_state
 from tests.e2e.test_access import SHOTS, axe_violations
 from tests.reference import W_Q, attention_matrix, lexicon_cards, rule_percent
 
@@ -185,4 +185,20 @@ def test_an_embedded_step_works_and_tells_its_host(browser, base_url):
     page.wait_for_function("window.got.some(m => m.type === 'attention:state' && m.state.step === 9)")
     assert frame.locator("#view-heads").is_visible()
     assert context.outside.urls == []
+    context.close()
+
+
+def test_a_step_link_shows_no_view_of_the_explorer_before_its_step_is_drawn(browser, base_url):
+    """While Python is still on its way (held here), ?step=5 shows the sentence and its cards, and
+    none of the pre-rendered explorer's settings and views; an explorer link shows them at once."""
+    context = new_context(browser, base_url)
+    context.route("**/*.wasm*", lambda route: None)  # (Python's runtime never arrives)
+    page = context.new_page()
+    for query, hidden in (("?step=5", True), ("?focus=5", False)):
+        page.goto(base_url + query)
+        page.wait_for_selector("label.word")
+        assert page.evaluate("document.documentElement.dataset.state") == "loading"
+        assert page.locator("label.word").first.is_visible()
+        for view in ("#view-bars", "#view-heatmap", "#settings"):
+            assert page.locator(view).is_visible() is not hidden, (query, view)
     context.close()
