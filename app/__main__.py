@@ -39,7 +39,7 @@ def option_help(setting):
         allowed = "a word index from 0"
     elif setting.kind == "matrix":
         allowed = "rows split by ';', numbers by ','"
-    default = "none" if setting.default is None else setting.to_text(setting.default)
+    default = setting.default_text()
     value = setting.example.replace("+", " ")
     example = f'--{setting.url} "{value}"' if (" " in value or ";" in value) else f"--{setting.url} {value}"
     return (f"{setting.help} ({allowed}; default: {default}). Example: {example}").replace("%", "%%")

@@ -14,7 +14,7 @@ import re
 from app import heads
 from app.i18n import percent, short, text
 from app.views.controls import slope_value
-from app.views.heatmap import whole_percent
+from app.views import heatmap
 from app.views.html import esc
 
 FONT = 'system-ui, -apple-system, &quot;Segoe UI&quot;, Roboto, &quot;DejaVu Sans&quot;, sans-serif'
@@ -27,13 +27,13 @@ MAX_GRID = 40  # the most words whose matrix the picture draws (and whose bars i
 MAX_BARS = 20  # past MAX_GRID words: the bars of the words looked at most, this many
 LABEL_CHARS, COLUMN_CHARS = 18, 12  # a longer word is cut with "…" (its row, its slanted column name)
 INK, MUTED, BAR_FILL, BAR_BG, PAPER = "#1d2330", "#4a5263", "#1f5fbf", "#e2e7f0", "#ffffff"
-SHADES = 8  # as views/heatmap.py: shade k of √(percentage), mixing k × 9% of the bar's blue into white
 
 
 def shade(p):
-    """The fill of a cell showing percentage p (its number stays dark ink: ≥ 5:1 on every shade)."""
-    k = min(int((p / 100) ** 0.5 * SHADES), SHADES - 1)
-    a = 0.09 * k
+    """The fill of a cell showing percentage p: the page's shade k (views/heatmap.py) mixes
+    k × 9% of the bar's blue into white, as style.css does (its number stays dark ink: ≥ 5:1
+    on every shade)."""
+    a = 0.09 * heatmap.shade(p)
     mix = [round(255 * (1 - a) + c * a) for c in (0x1F, 0x5F, 0xBF)]
     return "#%02x%02x%02x" % tuple(mix), INK
 
@@ -131,7 +131,7 @@ def picture_svg(settings, tokens, record, row, row_names, lang):
             for j in range(n_k):
                 x = PAD + LABEL + j * cell
                 if record.candidates[i][j]:
-                    p = whole_percent(record.weights[i][j])
+                    p = heatmap.whole_percent(record.weights[i][j])
                     fill, ink = shade(p)
                     label = str(p) if numbers else ""
                 else:

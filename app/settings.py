@@ -122,6 +122,26 @@ class Setting:
             return f"{self.cols or 'd'}×… ({'1,0;0,1'})"
         return ""
 
+    def host_type(self):
+        """What `attention:set` takes for it, in words: 'a number from 1 to 12 or null'."""
+        if self.kind == "text":
+            return "a string"
+        if self.kind == "index":
+            return "a word index or null"
+        if self.kind == "flag":
+            return "true or false"
+        if self.kind in ("number", "integer"):
+            null = " or null" if self.nullable else ""
+            return f"a number from {shortest(self.low)} to {shortest(self.high)}{null}"
+        if self.kind == "matrix":
+            width = f"{self.cols} numbers" if self.cols else f"1 to {matrices.MAX_COLS} numbers"
+            return f"null or up to {self.high} rows of {width}, finite, |x| ≤ 10⁶"
+        return "one of " + ", ".join(self.choices)
+
+    def default_text(self):
+        """Its default as a link would write it, or 'none' (the command line's help, the docs)."""
+        return "none" if self.default is None else self.to_text(self.default)
+
     def check(self, value):
         """The value if it is of this setting's type and in range, else raise Bad."""
         if self.kind == "flag":
@@ -290,8 +310,8 @@ def _take_step(settings, step, change):
     return switch_mode(settings.copy(step=step), settings.mode if step is None else path.step_of(step).mode)
 
 
-# The order is the order fields apply in (docs/DESIGN.md: lang, sentence, focus, mask, self,
-# scaled, temp, view); `limit` comes before the sentence it limits.
+# The order is the order fields apply in (docs/DESIGN.md: lang, mode, step, sentence, …, focus,
+# mask, self, scaled, temp, pos, view, quiz); `limit` comes before the sentence it limits.
 SCHEMA = (
     Setting(attr="lang",
             help=("the page's language: it (Italian) or en (English); an example sentence becomes the same "
@@ -661,7 +681,7 @@ def host_update(settings, tokens, data, lexicons):
                 change.notes.append(_bad_note(setting, str(value)[:40]))
                 settings = setting.apply(settings, setting.default, change)
             else:
-                warnings.append(bad.note or f"attention:set: '{key}' must be {_host_type(setting)}; ignored")
+                warnings.append(bad.note or f"attention:set: '{key}' must be {setting.host_type()}; ignored")
     return settings, change.tokens, warnings, notes + change.notes
 
 
@@ -674,18 +694,3 @@ def switch_mode(settings, mode):
     if mode == "matrix":
         return settings.copy(mode=mode, include_self=True, focus=0)
     return settings.copy(mode=mode, include_self=False, focus=preset_focus(settings.sentence, settings.lang))
-
-
-def _host_type(setting):
-    if setting.kind == "text":
-        return "a string"
-    if setting.kind == "index":
-        return "a word index or null"
-    if setting.kind == "flag":
-        return "true or false"
-    if setting.kind in ("number", "integer"):
-        return f"a number from {shortest(setting.low)} to {shortest(setting.high)}"
-    if setting.kind == "matrix":
-        width = f"{setting.cols} numbers" if setting.cols else f"1 to {matrices.MAX_COLS} numbers"
-        return f"null or up to {setting.high} rows of {width}, finite, |x| ≤ 10⁶"
-    return "one of " + ", ".join(setting.choices)

@@ -57,7 +57,7 @@ def links(path):
 
 @pytest.mark.parametrize("path", LINKED)
 def test_every_relative_link_leads_to_a_file_of_the_repository(path):
-    """A link in README.md or docs/ to a file names one that a fresh clone has (no ../shared)."""
+    """A link in README.md or docs/ to a file names one that a fresh clone has, inside the repository."""
     for target in links(path):
         if re.match(r"[a-z]+:", target):
             continue

@@ -52,27 +52,10 @@ def _cell(text):
     return text.replace("|", "\\|")
 
 
-def _default(setting):
-    if setting.default is None:
-        return "none"
-    return f"`{setting.to_text(setting.default)}`"
-
-
 def _values(setting):
-    if setting.kind == "flag":
-        return "`0`/`1` (host: `true`/`false`)"
-    if setting.kind == "text":
-        return "text"
-    if setting.kind == "index":
-        return "a word index from 0 (host: or `null`)"
-    if setting.kind == "matrix":
-        rows = f"≤ {setting.high} rows" if setting.high else "rows"
-        cols = f"{setting.cols} numbers each" if setting.cols else "≤ 8 numbers each"
-        return f"a matrix: {rows}, {cols}"
-    if setting.kind == "choice":
-        return ", ".join(f"`{c}`" for c in setting.choices)
-    values = _cell(setting.allowed())
-    return values + (" (host: or `null`)" if setting.nullable else "")
+    """Its values in a link (the notes' words) and, when a host may set it, in a message."""
+    link = setting.allowed() or {"text": "text", "index": "a word index from 0"}.get(setting.kind, "")
+    return _cell(f"{link}; host: {setting.host_type()}" if setting.host else link)
 
 
 def parameters_markdown():
@@ -82,7 +65,8 @@ def parameters_markdown():
         if s.url is None:
             continue
         host = f"`{s.host}`" if s.host else "—"
-        rows.append(f"| `{s.url}` | {host} | {_cell(s.help)} | {_values(s)} | {_default(s)} | "
+        default = "none" if s.default is None else f"`{s.default_text()}`"
+        rows.append(f"| `{s.url}` | {host} | {_cell(s.help)} | {_values(s)} | {default} | "
                     f"`?{s.url}={_cell(s.example)}` |")
     order = ", ".join(s.host for s in schema.SCHEMA if s.host)
     return HEAD + "\n## The parameters\n\n" + "\n".join(rows) + "\n" + MESSAGES.replace("{order}", order)

@@ -50,8 +50,14 @@ def whole_percent(w):
     return int(x + 0.5)
 
 
+def shade(p):
+    """The shading class 0…SHADES−1 of a cell showing whole percentage p: by √p, so middle
+    weights show (app/picture.py draws the same shades)."""
+    return min(int((p / 100) ** 0.5 * SHADES), SHADES - 1)
+
+
 # A candidate's cell for each whole percentage 0…100, shaded by √weight: built once.
-CELLS = [f'<td class="s{min(int((p / 100) ** 0.5 * SHADES), SHADES - 1)}">{p}</td>' for p in range(101)]
+CELLS = [f'<td class="s{shade(p)}">{p}</td>' for p in range(101)]
 
 
 def cell(candidate, masked, weight):
