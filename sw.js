@@ -53,20 +53,34 @@ async function versioned(request, type) {
     if (kept) return kept;
   } catch (e) { /* no storage: decompress every time */ }
   try {
-    const file = await unpacked(request.url);
-    if (file) {
-      const whole = () => new Response(file.bytes, { headers: { "Content-Type": type } });
-      if (cache) {
-        await cache.put(request.url, whole()).catch(() => {});
-        const folder = request.url.slice(0, request.url.lastIndexOf("/") + 1);
-        const kind = folder.replace(/(\/vendor\/[a-z]+-)[^/]*\/$/, "$1");  /* …/vendor/pyodide- */
-        for (const old of await cache.keys())  /* another version of the same runtime: gone */
-          if (old.url.startsWith(kind) && !old.url.startsWith(folder)) await cache.delete(old);
+    if (cache) {
+      /* The decompressed stream goes straight into the cache and the answer is read back
+         from it: this worker keeps no whole copy of the file, where ~30 MB of dead buffers
+         (the runtime) would wait for a collection that an idle service worker does not have.
+         A .gz that does not decompress fails the put: the plain file then. */
+      const packed = await fetch(request.url + ".gz");
+      if (packed.ok) {
+        const body = packed.headers.get("Content-Encoding") ? packed.body
+          : packed.body.pipeThrough(new DecompressionStream("gzip"));
+        await cache.put(request.url, new Response(body, { headers: { "Content-Type": type } }));
+        await dropOtherVersions(cache, request.url);
+        const kept = await cache.match(request.url);
+        if (kept) return kept;
       }
-      return whole();
+    } else {
+      const file = await unpacked(request.url);
+      if (file) return new Response(file.bytes, { headers: { "Content-Type": type } });
     }
   } catch (e) { /* fall back to the plain file */ }
   return fetch(request);
+}
+
+/* Another version of the same runtime: gone. */
+async function dropOtherVersions(cache, url) {
+  const folder = url.slice(0, url.lastIndexOf("/") + 1);
+  const kind = folder.replace(/(\/vendor\/[a-z]+-)[^/]*\/$/, "$1");  /* …/vendor/pyodide- */
+  for (const old of await cache.keys())
+    if (old.url.startsWith(kind) && !old.url.startsWith(folder)) await cache.delete(old);
 }
 
 async function checked(request, type) {

@@ -26,7 +26,7 @@
    made now) and, from every page, {type: "port"} with a MessagePort whose messages are the
    page's (app/page.py, `receive`). The runtime path below is kept current by `make build`. */
 import { loadPyodide } from "../vendor/pyodide-314.0.2-eb43536d/pyodide.mjs";
-import { configFiles, onStored, startPlan, tryInWorker, wasmMemoryBytes } from "./snapshot.mjs";
+import { configFiles, onStored, release, startPlan, tryInWorker, wasmMemoryBytes } from "./snapshot.mjs";
 
 const RUNTIME = new URL("../vendor/pyodide-314.0.2-eb43536d/", import.meta.url).href;
 const CONFIG = new URL("../pyscript.toml", import.meta.url);
@@ -53,6 +53,8 @@ function askPageForWasm(url) {
   WebAssembly.instantiateStreaming = async (source, imports) => {  /* (Pyodide streams only that one) */
     const module = await pageWasm;
     if (!module) return instantiateStreaming(source, imports);
+    /* (the worker's own request for it, unread: its body is let go) */
+    Promise.resolve(source).then((response) => response.body && response.body.cancel()).catch(() => {});
     compiledBy = "page";
     return { module, instance: await WebAssembly.instantiate(module, imports) };
   };
@@ -114,6 +116,10 @@ async function start() {
     console.info("Python snapshot refused, starting normally:", error && error.message);
     await plan.refused();
     pyodide = await loadPyodide({ indexURL: RUNTIME });
+  }
+  if (plan.options._loadSnapshot) {  /* (Python has copied it: its 31 MB are freed now) */
+    plan.options._loadSnapshot.then((image) => release(image.buffer), () => {});
+    plan.options = {};
   }
   tell({ type: "progress", stage: "Loaded interpreter" });
   writeFiles(pyodide, await files);

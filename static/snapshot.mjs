@@ -60,10 +60,10 @@ function made(runtimeURL) {
   return { "X-Runtime": runtimeURL.replace(/\/$/, "").split("/").pop(), "X-Format": FORMAT };
 }
 
-/* The kept snapshot of this deployment, {headers, body: promise of bytes}, or null. */
+/* The kept snapshot of this deployment, {headers, response} (its body read as it is expanded), or null. */
 async function kept(cache) {
   const hit = await cache.match(KEY);
-  return hit && { headers: hit.headers, body: hit.arrayBuffer() };
+  return hit && { headers: hit.headers, response: hit };
 }
 
 function available() {
@@ -163,7 +163,7 @@ export async function startPlan(runtimeURL) {
     if (!available()) return plan;
     let hit = await look();
     if (hit && Object.entries(expected).some(([name, value]) => hit.headers.get(name) !== value)) {
-      hit.body.catch(() => {});
+      if (hit.response.body) hit.response.body.cancel().catch(() => {});
       cache = cache || await caches.open(CACHE);
       await cache.delete(key);  /* made by another runtime or format */
       hit = null;
@@ -329,8 +329,45 @@ export async function restoresFrom(runtimeURL) {
 function imageOf(hit) {
   const length = Number(hit.headers.get("X-Length"));
   if (!(length > 0 && length < MAX_BYTES)) throw new Error("snapshot of unexpected size");
-  const runs = hit.headers.get("X-Runs");
-  return hit.body.then((bytes) => expand(new Uint8Array(bytes), runs, length));
+  return expandFrom(hit.response.body, hit.headers.get("X-Runs"), length);
+}
+
+/* expand(), from the stored bytes as they are read: each piece goes straight to its place in
+   the image and its memory is given back at once, so no copy of the stored bytes waits in
+   the worker for a collection. */
+export async function expandFrom(stream, runsHeader, length) {
+  const image = new Uint8Array(length), runs = [];
+  let end = 0;
+  for (const run of (runsHeader || "").split(" ").filter(Boolean)) {
+    const [, offset, size] = (/^(\d+)\+(\d+)$/.exec(run) || []).map(Number);
+    if (!(size > 0 && offset >= end && offset + size <= length)) throw new Error("snapshot runs do not fit");
+    end = offset + size;
+    runs.push([offset, size]);
+  }
+  const reader = stream.getReader();
+  let run = 0, done = 0;  /* the run being filled, and how much of it is */
+  for (;;) {
+    const { done: ended, value } = await reader.read();
+    if (ended) break;
+    for (let at = 0; at < value.byteLength;) {
+      if (run === runs.length) { reader.cancel().catch(() => {}); throw new Error("truncated snapshot"); }
+      const [offset, size] = runs[run], n = Math.min(size - done, value.byteLength - at);
+      image.set(value.subarray(at, at + n), offset + done);
+      at += n;
+      done += n;
+      if (done === size) { run += 1; done = 0; }
+    }
+    release(value.buffer);
+  }
+  if (run !== runs.length) throw new Error("snapshot runs do not fit");
+  return image;
+}
+
+/* Gives an ArrayBuffer's memory back at once (it is left empty), where a dead one waits for a
+   full collection, which an idle worker may not have for minutes: the stored snapshot once
+   expanded, the image once Python has copied it into its own memory. */
+export function release(buffer) {
+  try { if (buffer && buffer.transfer && !buffer.detached) buffer.transfer(0); } catch (e) { /* kept */ }
 }
 
 /* The throwaway interpreter of snapshot-worker.mjs makes it; it stores it itself. */
