@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: serve test unit test-random bench setup build bundle clean python-version lexicon lexicon-eval
+.PHONY: serve test unit test-random bench setup build bundle clean python-version lexicon lexicon-eval model model-check
 
 serve: build
 	$(PYTHON) -m tools.serve --port $(PORT)
@@ -58,6 +58,18 @@ lexicon: $(VENV)/.stamp
 # Score the committed lexicons on the hand-written set (needs none of the resources).
 lexicon-eval:
 	$(PYTHON) -m tools.lexicon_eval
+
+# Train the small letter model and export its checkpoints to model/ (PyTorch, CPU; a few minutes on
+# 2 cores; only needed to retrain: the files are committed). Exits non-zero if the induction head
+# did not form. docs/model.md says what it writes.
+model: $(VENV)/.stamp
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-model.txt
+	$(PY) -m tools.model_train
+
+# A tiny training run into a temporary folder: export, reload, compare forward passes (< 1 minute).
+model-check: $(VENV)/.stamp
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-model.txt
+	$(PY) -m tools.model_train --check
 
 
 # One line naming what to install when python3 is older than the page's tools need.

@@ -8,7 +8,7 @@ tokens and the attention record: nothing here recomputes the maths.
 import json
 import math
 
-from app import attention, attention_fast, heads, i18n, matrices, settings as schema
+from app import attention, attention_fast, heads, i18n, matrices, model, settings as schema
 from app.lexicon import Token
 from app.quiz import Session
 
@@ -57,6 +57,11 @@ def compute(settings, tokens):
     edited) on the same cards and settings; the record returned is the active head's,
     holding the others' records, their concatenation and the W_O projection.
     """
+    if settings.mode == "model":  # the trained model's forward pass (None: its files cannot be read)
+        try:
+            return model.compute(settings.sentence, settings.checkpoint)
+        except model.Unavailable:
+            return None
     options = dict(mask=settings.mask, include_self=settings.include_self, scaled=settings.scaled,
                    temperature=settings.temperature, slope=settings.slope)
     if settings.mode == "matrix":
@@ -95,8 +100,10 @@ def layer2_cards(record, cards):
 
 
 def selected_row(settings, record):
-    """The selected word's row of the record, or None when no word is selected."""
-    if record is None or settings.focus is None or not 0 <= settings.focus < record.n_q:
+    """The selected word's row of the record, or None when no word is selected (model mode has
+    no rows of one head: its views read the record whole)."""
+    if record is None or settings.focus is None or not 0 <= settings.focus < record.n_q \
+            or settings.mode == "model":
         return None
     return record.row(settings.focus)
 
@@ -129,9 +136,35 @@ def _matrix_mode_state(settings, record):
             "w_q": None, "w_k": None, "w_v": None, "head": None, "heads": None, "w_o": None}
 
 
+def _model_state(settings, record):
+    """The state of model mode (docs/DESIGN.md): the trained model's tokens, checkpoint, every
+    head's attention, the prediction and the TOP most likely letters at each position (`model`
+    null when its files could not be read); what belongs to the designed heads is null or
+    empty. The model is causal and a position looks at itself: mask and include_self are true,
+    d_k is its d_head."""
+    d_head = record.model.d_head if record is not None else attention.D_MODEL
+    chosen = row_fields(settings, None, record)
+    return {
+        "version": 2, "mode": "model", "lang": settings.lang, "step": None, "sentence": settings.sentence,
+        "features": None,
+        "tokens": [] if record is None else [{"text": t, "card": None, "known": None} for t in record.tokens],
+        "w_q": None, "w_k": None, "w_v": None, "focus": chosen["focus"],
+        "mask": True, "include_self": True, "d_k": d_head, "scaled": True, "temperature": 1.0,
+        "scale": math.sqrt(d_head), "position_bias": 0.0, "query": None, "rows": [], "quiz": None,
+        "matrix": None, "head": None, "heads": None, "w_o": None,
+        "model": None if record is None else {
+            "tokens": list(record.tokens), "checkpoint": record.step, "attention": record.attention,
+            "next": record.next, "top": [[[t, p] for t, p in top] for top in record.top]},
+    }
+
+
 def row_fields(settings, tokens, record, quiz=None):
     """The state's fields that depend on the selected word: focus, query, rows, quiz."""
     lang = settings.lang
+    if settings.mode == "model":
+        focus = settings.focus if record is not None and settings.focus is not None \
+            and settings.focus < record.n_q else None
+        return {"focus": focus, "query": None, "rows": [], "quiz": None}
     row = selected_row(settings, record)
     if row is None:
         rows = [{"index": j, "candidate": False, "dot": None, "logit": None, "weight": 0.0,
@@ -150,6 +183,8 @@ def row_fields(settings, tokens, record, quiz=None):
 def build_state(settings, tokens, record, quiz=None):
     """The version-2 state object (plain data, full-precision floats). `quiz`: the tab's
     quiz.Session when guess-first is on (its `quiz` field; a fresh session if None)."""
+    if settings.mode == "model":  # (the designed heads' record has none of its fields)
+        return _model_state(settings, record)
     chosen = row_fields(settings, tokens, record, quiz)
     d_k = attention.D_MODEL if record is None else record.d_k
     state = {
@@ -240,5 +275,5 @@ def from_link(params):
     from app import lexicon, settings as schema
     lexicons = {lang: lexicon.load_lexicon(lang) for lang in lexicon.LANGS}
     settings, notes = schema.parse_params(params, lexicons)
-    tokens, _ = schema.check_sentence(settings.sentence, lexicons[settings.lang], settings.limit)
+    tokens, _ = schema.sentence_tokens(settings, settings.sentence, lexicons)
     return settings, tokens, compute(settings, tokens), notes

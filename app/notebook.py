@@ -59,6 +59,12 @@ CLASS_STYLES = {
     "note": f"color:{MUTED}",
     "explain": f"padding:6px 10px;border-left:4px solid {ACCENT};background:{PANEL}",
     "prompt": f"padding:10px;background:{PANEL}",
+    # model mode: the heads' tables, shaded as the page's heatmap (√ of the weight), the path outlined
+    **{f"s{k}": f"background:color-mix(in srgb, {ACCENT} {9 * k}%, #fff)" for k in range(8)},
+    "path": "outline:3px solid #b35c00;outline-offset:-3px;font-weight:700",
+    "circuit": f"padding:6px 10px;border-left:4px solid {ACCENT};background:{PANEL}",
+    "right": "color:#00735c", "wrong": "color:#b42318",
+    "pos": f"font-size:0.75em;color:{MUTED};text-align:center",
 }
 TAG_STYLES = {
     "th": f"padding:4px 8px;border-bottom:1px solid {LINE};text-align:left",
@@ -71,6 +77,7 @@ BOX = (f"background:#fff;color:{INK};font-family:system-ui,-apple-system,'Segoe 
        "line-height:1.5;padding:10px 12px;border-radius:6px;position:relative")
 _START_TAG = re.compile(r"<([a-z][a-z0-9]*)((?:\s[^<>]*)?)>")
 _WORD_RADIO = re.compile(r'<input type="radio" name="word"[^<>]*>')
+_ROW_PICK = re.compile(r'<button type="button" class="row-pick"[^<>]*>([^<>]*)</button>')
 
 
 def inline_styles(html):
@@ -104,8 +111,12 @@ class Exploration:
         self.state = contract.build_state(settings, tokens, record)
 
     def html(self):
-        """The sentence, the bars and the steps table: inline styles, no script."""
+        """The sentence, the bars and the steps table (model mode: the letters, the induction
+        path, the predictions and the two named heads): inline styles, no script."""
         lang, row = self.settings.lang, self.row
+        if self.settings.mode == "model":
+            return f'<div lang="{lang}" style="{BOX}">{inline_styles(self.model_html())}</div>'
+
         sentence = render_sentence(self.tokens, self.settings.focus, lang, interactive=False)
         sentence = _WORD_RADIO.sub("", sentence)  # nothing to click in a notebook
         if row is not None:
@@ -120,6 +131,21 @@ class Exploration:
         else:
             body = f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>'
         return f'<div lang="{lang}" style="{BOX}">{inline_styles(sentence + body)}</div>'
+
+    def model_html(self):
+        from app.views import model as views
+        lang, record, focus = self.settings.lang, self.record, self.settings.focus
+        if record is None:
+            return f'<p class="prompt">{esc(text(lang, "model_unavailable"))}</p>'
+        letters = _WORD_RADIO.sub("", views.render_tokens([t.text for t in self.tokens], focus, lang, False))
+        if focus is not None:
+            letters = letters.replace(f'" data-index="{focus}"', f' selected" data-index="{focus}"', 1)
+        heads = "".join(f"<h3>{esc(views.head_caption(record, layer, head, lang))}</h3>"
+                        + views.render_head(record, layer, head, focus, lang)
+                        for layer, head in (record.previous_head, record.induction_head))
+        heads = _ROW_PICK.sub(r"\1", heads)  # (nothing to click in a notebook: the row's name)
+        return (letters + views.render_notes(record, lang) + views.render_circuit(record, focus, lang)
+                + heads + views.render_predictions(record, focus, lang))
 
     def _repr_html_(self):
         return self.html()

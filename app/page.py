@@ -32,9 +32,9 @@ import gc
 import time
 import traceback
 
-from app import contract, editing, guessing, path, render, settings as schema, sharing
+from app import contract, editing, guessing, model, path, render, settings as schema, sharing
 from app.grid import Grid
-from app.i18n import LANGS, PRESETS, text
+from app.i18n import LANGS, text
 from app.quiz import Session
 from app.remote import Context, Helpers
 from app.row_parts import RowParts
@@ -43,7 +43,9 @@ from app.views.controls import slope_value, temperature_value
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
 # The controls whose values the page's thread sends with every event (the only ones read by id).
 READ = ("sentence-input", "mm-q", "mm-k", "mm-v", "cmp-text", "cmp-step", "swap-a", "swap-b", "guess-pct")
-SLIDERS = {"temp": temperature_value, "pos": slope_value}  # sliders that follow live, and what they say
+# Sliders that follow live, and what they say (the training slider: app/views/model.py).
+SLIDERS = {"temp": temperature_value, "pos": slope_value,
+           "checkpoint": lambda step, lang: text(lang, "model_checkpoint_value", step=step, last=model.steps()[-1])}
 
 
 class Page:
@@ -107,7 +109,8 @@ class Page:
 
     def say_ready(self, lang):
         """The status says ready, and the note under it that every number is now computed live."""
-        self.helpers.sayReady(text(lang, "ready"), text(lang, "ready_note"))
+        letters = self.settings is not None and self.settings.mode == "model"  # (positions, not words)
+        self.helpers.sayReady(text(lang, "model_ready" if letters else "ready"), text(lang, "ready_note"))
 
     def render(self, settings, tokens, regions, notes=()):
         """Compute the record for `settings` and redraw the named regions ("all", "sentence",
@@ -123,8 +126,8 @@ class Page:
             region("header").innerHTML = render.render_header(lang)
             region("controls").innerHTML = render.render_controls(settings)
             region("settings").innerHTML = render.render_settings(settings)
-            region("share").innerHTML = render.render_share(lang)
-            region("about").innerHTML = render.render_about(lang)
+            region("share").innerHTML = render.render_share(lang, True, settings.mode)
+            region("about").innerHTML = render.render_about(lang, True, settings.mode)
             region("path").innerHTML = render.render_path(settings)
             shows = path.shows(settings.step)  # (a step hides what it does not add: style.css)
             if shows is None:
@@ -138,7 +141,7 @@ class Page:
         if "all" in regions or "sentence" in regions:
             region("sentence").innerHTML = render.render_words(settings, tokens, record)
             region("sentence-input").value = settings.text
-            preset = schema.preset_index(settings.sentence, lang)
+            preset = schema.preset_index(settings.sentence, lang, settings.mode)
             region("preset").value = "" if preset is None else str(preset)
         if regions:
             region("editor").innerHTML = render.render_edits(settings, tokens, record, True,
@@ -160,6 +163,10 @@ class Page:
         browser is idle (app/row_parts.py)."""
         self.quiz.follow(self.row)
         analysis = self.region("analysis")
+        if self.settings.mode == "model":  # (the trained model's views: one table a head, none windowed)
+            analysis.innerHTML = render.render_analysis(self.settings, self.tokens, self.record, None)
+            self.region("announce").textContent = render.announcement_of(self.settings, self.tokens, self.record, None)
+            return
         first = self.grid.before_redraw(analysis)
         later = self.parts.later_on_redraw()
         heights = self.parts.heights(later) if later else None
@@ -182,6 +189,12 @@ class Page:
         if record is None or not 0 <= i < record.n_q:
             return
         self.check_word(i)
+        if self.settings.mode == "model":  # a position: the trained model's views read it whole
+            self.settings = self.settings.copy(focus=i)
+            self.show_analysis()
+            self.set_messages()
+            self.publish()
+            return
         if self.settings.quiz:  # guess first: the question of the new word, its answer hidden
             self.settings, self.row = self.settings.copy(focus=i), record.row(i)
             self.show_analysis()
@@ -211,12 +224,12 @@ class Page:
         """Show a new sentence (switches kept; an example starts with its word selected). On bad
         input keep the old sentence on screen and say why; the box keeps the text."""
         lang = self.settings.lang
-        tokens, problem = schema.check_sentence(sentence, self.lexicons[lang], self.settings.limit)
+        tokens, problem = schema.sentence_tokens(self.settings, sentence, self.lexicons)
         if tokens is None:
             self.settings.text = sentence
             self.set_messages([problem])
             return False
-        focus = schema.preset_focus(sentence, lang)
+        focus = schema.preset_focus(sentence, lang, self.settings.mode)
         self.render(self.settings.copy(sentence=sentence, text=sentence, focus=focus), tokens, ("sentence",))
         return True
 
@@ -320,7 +333,7 @@ class Page:
 
     def pick_preset(self, target):
         if target.value != "":
-            self.show_sentence(PRESETS[self.settings.lang][int(target.value)][0])
+            self.show_sentence(schema.examples(self.settings.lang, self.settings.mode)[int(target.value)][0])
 
     def pick_language(self, target):
         """Another language: the whole page redrawn in it, the focus back on its choice."""
@@ -404,6 +417,12 @@ class Page:
         self.region("announce").textContent = text(
             lang, "path_said", n=number, count=path.COUNT, title=text(lang, f"path_{path.step_of(number).id}_title"))
 
+    def go_mode(self, mode, focus):
+        """The buttons between the trained model and the designed heads: that mode, the focus on
+        the button that comes back (the page's top is where the new mode starts)."""
+        self.apply(schema.BY_ATTR["mode"], mode)
+        self.region(focus).focus()
+
     # A button's id -> what a click on it does (each takes the page).
     CLICKS = {
         "step-start": lambda page: page.go_step(1, "step-next"),
@@ -426,6 +445,8 @@ class Page:
         "mm-random": editing.random_matrices,
         "cmp-go": editing.compare_typed,
         "reset": reset,
+        "model-start": lambda page: page.go_mode("model", "model-back"),
+        "model-back": lambda page: page.go_mode("sentence", "model-start"),
     }
 
     def on_click(self, event):
@@ -434,9 +455,10 @@ class Page:
         action = self.CLICKS.get(button.id)
         if action is not None:
             action(self)
-        elif "row-pick" in button.className.split():  # a heatmap row header
+        elif "row-pick" in button.className.split():  # a heatmap row header (model mode: of one head)
             self.select_row(int(button.dataset.row))
-            self.document.querySelector(f'.row-pick[data-row="{button.dataset.row}"]').focus()
+            head = f'.model-head[data-head="{button.dataset.head}"] ' if button.dataset.head else ""
+            self.document.querySelector(f'{head}.row-pick[data-row="{button.dataset.row}"]').focus()
 
     def apply_host_message(self, data):
         """Apply an attention:set message (static/page.js checked it comes from our parent)."""
@@ -493,7 +515,7 @@ class Page:
         for name, value in pairs:
             params.setdefault(name, []).append(value)
         settings, notes = schema.parse_params(params, self.lexicons)
-        tokens, _ = schema.check_sentence(settings.sentence, self.lexicons[settings.lang], settings.limit)
+        tokens, _ = schema.sentence_tokens(settings, settings.sentence, self.lexicons)
         record = contract.compute(settings, tokens)
         shown = contract.shown_tokens(settings, tokens, record)
         payload = contract.state_json(contract.build_state(settings, shown, record))

@@ -127,6 +127,8 @@ def table_cells(html):
 def steps_text(settings, tokens, record):
     """The lines the terminal prints: the question, the formula, the steps table, the notes."""
     lang = settings.lang
+    if settings.mode == "model":
+        return model_text(settings, record)
     row = contract.selected_row(settings, record)
     if row is None:
         words = "  ".join(f"{j} {t.text}" for j, t in enumerate(tokens))
@@ -135,3 +137,22 @@ def steps_text(settings, tokens, record):
     lines += to_text(render_table(row, tokens, lang))
     note = render.explain(row, tokens, lang)
     return lines + ([note] if note else [])
+
+
+def model_text(settings, record):
+    """Model mode's lines: what was left out, the checkpoint, the induction path from the
+    selected position, the prediction at each position, and the two named heads' tables."""
+    from app import model
+    from app.views import model as views
+    lang = settings.lang
+    if record is None:
+        return [i18n.text(lang, "model_unavailable")]
+    config = model.config()
+    training = views.render_training(config, record.step, lang)
+    training = training[:training.index("<svg")] + training[training.index("</svg>") + 6:]  # (no curve here)
+    heads = [f"<h3>{views.esc(views.head_caption(record, layer, head, lang))}</h3>"
+             + views.render_head(record, layer, head, settings.focus, lang)
+             for layer, head in (record.previous_head, record.induction_head)]
+    html = (views.render_notes(record, lang) + training + views.render_circuit(record, settings.focus, lang)
+            + views.render_predictions(record, settings.focus, lang) + "".join(heads))
+    return [settings.sentence, ""] + to_text(html)

@@ -14,6 +14,7 @@ from app import settings as schema
 from app.i18n import text
 from app.views.bars import announcement, bars_patch, render_bars
 from app.views import matrix_mode
+from app.views import model as model_view
 from app.views.controls import render_about, render_controls, render_header, render_settings, render_share
 from app.views.editor import render_editor
 from app.views.heads import render_heads, render_multihead, render_multihead_about
@@ -153,6 +154,8 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
     until the student guesses, only the question (query) and the guess form are shown,
     and no heatmap either (it would show every row's answer)."""
     lang = settings.lang
+    if settings.mode == "model":  # the trained model (app/views/model.py)
+        return model_view.render_model_analysis(settings, record, interactive)
     if record is None:
         return f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>'
     if settings.quiz and quiz is not None:
@@ -188,6 +191,13 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
     )
 
 
+def announcement_of(settings, tokens, record, row, quiz=None):
+    """The live region's sentence for what is selected (model mode: a position)."""
+    if settings.mode == "model":
+        return model_view.announcement(record, settings.focus, settings.lang)
+    return row_announcement(row, tokens, settings.lang, quiz)
+
+
 def row_announcement(row, tokens, lang, quiz=None):
     """The live region's sentence; with guess-first on (`quiz`: the session) the question
     until a guess, then the feedback before it."""
@@ -212,13 +222,16 @@ def render_app(settings, tokens, record, row, notes=(), problems=(), interactive
         f'<div id="analysis" class="analysis" data-view="{esc(settings.view)}">'
         f'{render_analysis(settings, tokens, record, row, interactive)}</div>'
         f'<section id="editor" class="editor">{render_edits(settings, tokens, record, interactive)}</section>'
-        f'<section id="share" class="share">{render_share(lang, interactive)}</section>'
-        f'<section id="about" class="about">{render_about(lang)}</section>'
+        f'<section id="share" class="share">{render_share(lang, interactive, settings.mode)}</section>'
+        f'<section id="about" class="about">{render_about(lang, interactive, settings.mode)}</section>'
     )
 
 
 def render_words(settings, tokens, record, interactive=True, typed=None, problems=None):
-    """The sentence with its cards, or in matrix mode the boxes for Q, K, V and the rows."""
+    """The sentence with its cards, in matrix mode the boxes for Q, K, V and the rows, in model
+    mode the letters as positions."""
+    if settings.mode == "model":
+        return model_view.render_tokens([t.text for t in tokens], settings.focus, settings.lang, interactive)
     if settings.mode == "matrix" and record is not None:
         off = "" if interactive is True else " disabled"
         return matrix_mode.render_inputs(settings, record, settings.lang, typed, problems, off)
@@ -227,7 +240,7 @@ def render_words(settings, tokens, record, interactive=True, typed=None, problem
 
 def render_edits(settings, tokens, record, interactive=True, designed_cards=None):
     """The editable matrices and cards (sentence mode), or nothing."""
-    if settings.mode == "matrix" or record is None or record.head_records is None:
+    if settings.mode != "sentence" or record is None or record.head_records is None:
         return ""
     cards = designed_cards if designed_cards is not None else [t.card for t in tokens]
     html = (f'<div class="order">{render_order(tokens, settings.lang)}</div>'

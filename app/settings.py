@@ -21,15 +21,16 @@ regions a change redraws).
 import dataclasses
 import functools
 
-from app import attention, heads, i18n, matrices, path
-from app.lexicon import lookup, tokenize
+from app import attention, heads, i18n, matrices, model, path
+from app.lexicon import Token, lookup, tokenize
 from app.matrices import shortest
 
 MAX_TOKENS = 60  # the most words (and punctuation marks) the page shows well, by default
 MAX_LIMIT = 500  # the most a link may ask for with ?limit= (long texts, benchmarks)
 CHARS_PER_TOKEN = 40  # text longer than limit × this is refused before it is even split
 VIEWS = ("bars", "table", "heatmap", "output")  # the views an embedded widget shows one at a time
-MODES = ("sentence", "matrix")  # a sentence with its cards, or Q, K, V typed in (docs/DESIGN.md)
+MODES = ("sentence", "matrix", "model")  # a sentence with its cards, Q, K, V typed in, or the trained
+# model on letters (docs/DESIGN.md; app/model.py)
 SEED_MAX = 999_999  # the random example's seed: 0…999999
 TRUE_WORDS = ("1", "true", "on", "yes")  # what a link's switch reads as on (static/boot.js too)
 _FALSE = ("0", "false", "off", "no", "")
@@ -104,6 +105,7 @@ class Setting:
     # does (False: it is ignored with a console warning).
     falls_back: bool = False
     nullable: bool = False  # a number that may also be null (None) in a host message: no step
+    read_control: object = None  # `read_control(element)`: the control's value when it is no plain one
     help: str = ""  # what it does, in words (the command line's help, docs/parameters.md)
     example: str = ""  # a value as a link writes it (the same two)
 
@@ -240,6 +242,8 @@ class Setting:
         """The value of the page control that changed (a DOM element)."""
         if self.kind == "flag":
             return bool(element.checked)
+        if self.read_control is not None:
+            return self.read_control(element)
         if self.log2_control:
             return self.check(round(2.0 ** float(element.value), 3))
         return self.from_text(str(element.value))
@@ -255,11 +259,34 @@ def _take_lang(settings, lang, change):
 def _take_sentence(settings, sentence, change):
     """A sentence the page can show, split into tokens; one it cannot keeps the old one (its
     text stays in the box) and says why."""
-    tokens, problem = check_sentence(sentence, change.lexicons[settings.lang], settings.limit)
+    tokens, problem = sentence_tokens(settings, sentence, change.lexicons)
     if tokens is None:
         raise Bad(problem, keep=settings.copy(text=sentence))
     change.tokens = tokens
-    return settings.copy(sentence=sentence, text=sentence, focus=preset_focus(sentence, settings.lang))
+    return settings.copy(sentence=sentence, text=sentence, focus=preset_focus(sentence, settings.lang, settings.mode))
+
+
+def _take_checkpoint(settings, step, change):
+    """A training step of the trained model: the kept checkpoint nearest to it (None: the last).
+    It means something only in model mode (the only one that loads the model's files): in the
+    others it is left out, so their links do not carry it."""
+    if settings.mode != "model":
+        return settings.copy(checkpoint=None)
+    if step is not None:
+        try:
+            step = model.nearest_step(step)
+        except model.Unavailable:
+            pass  # (the page says the model cannot be read)
+    return settings.copy(checkpoint=step)
+
+
+def _checkpoint_control(element):
+    """The training slider's position is the checkpoint's index among the kept ones."""
+    kept = model.steps()
+    index = int(float(element.value))
+    if not 0 <= index < len(kept):
+        raise Bad()
+    return kept[index]
 
 
 def _take_focus(settings, focus, change):
@@ -273,10 +300,20 @@ def _take_focus(settings, focus, change):
 def _take_mode(settings, mode, change):
     """Another mode; a step of the guided path about the other mode is left for the explorer
     (its link could not say both)."""
+    before = settings
     settings = switch_mode(settings, mode)
     if settings.step is not None and path.step_of(settings.step).mode != mode:
         settings = settings.copy(step=None)
+    _retokenize(before, settings, change)
     return settings
+
+
+def _retokenize(before, after, change):
+    """A mode change to or from the model brings another text: the change carries its tokens."""
+    if after.sentence != before.sentence or "model" in (before.mode, after.mode) and after.mode != before.mode:
+        tokens, _ = sentence_tokens(after, after.sentence, change.lexicons)
+        if tokens is not None:
+            change.tokens = tokens
 
 
 def _take_cards(settings, cards, change):
@@ -292,6 +329,8 @@ def _settle_mode(settings, given, change):
     if settings.mode == "matrix":
         return settings.copy(include_self=settings.include_self if "self" in given else True,
                              focus=settings.focus if "focus" in given else 0)
+    if settings.mode == "model":  # (the model is causal and a position sees itself, whatever a link says)
+        return settings.copy(mask=True, include_self=True)
     return settings
 
 
@@ -307,7 +346,9 @@ def _settle_cards(settings, given, change):
 
 def _take_step(settings, step, change):
     """A step of the guided path (app/path.py), in the mode it is about; None: the explorer."""
-    return switch_mode(settings.copy(step=step), settings.mode if step is None else path.step_of(step).mode)
+    after = switch_mode(settings.copy(step=step), settings.mode if step is None else path.step_of(step).mode)
+    _retokenize(settings, after, change)
+    return after
 
 
 # The order is the order fields apply in (docs/DESIGN.md: lang, mode, step, sentence, …, focus,
@@ -328,7 +369,7 @@ SCHEMA = (
             low=1, high=MAX_LIMIT, note="link_limit_bad"),
     Setting(attr="mode",
             help=("sentence: a sentence and its words' cards; matrix: Q, K and V typed in or random, with "
-                  "their shapes"),
+                  "their shapes; model: a small transformer trained on letters, its heads and predictions"),
             example="matrix",
             url="mode", host="mode", control="mode", kind="choice", default="sentence",
             choices=MODES, clears=("focus",), redraw=("all",), take=_take_mode, settle=_settle_mode),
@@ -345,6 +386,13 @@ SCHEMA = (
             example="Il+cane+dorme",
             url="s", host="sentence", control=None, kind="text", default=None,
             note="link_sentence_bad", clears=("cards",), state="sentence", always=True, take=_take_sentence),
+    # The trained model (mode=model, app/model.py): which of its training checkpoints is shown.
+    Setting(attr="checkpoint",
+            help=("model mode: the training step whose weights are shown (the kept checkpoint nearest to it); "
+                  "none: the last, the trained model"),
+            example="600",
+            url="checkpoint", host="checkpoint", control="checkpoint", kind="integer", default=None,
+            low=0, high=10_000_000, nullable=True, take=_take_checkpoint, read_control=_checkpoint_control),
     # Heads and hands-on matrices (docs/DESIGN.md: cards, head, wq, wk, wv, q, k, v, seed).
     Setting(attr="cards",
             help=("the words' cards as edited: one row of 4 numbers (alive, action, thing, pointer) per "
@@ -479,18 +527,43 @@ def default_settings(lang=i18n.DEFAULT_LANG):
     return Settings(sentence, focus, lang=lang)
 
 
-def preset_index(sentence, lang):
-    """Index of `sentence` among the language's presets, or None."""
-    for i, (s, _) in enumerate(i18n.PRESETS[lang]):
+def examples(lang, mode="sentence"):
+    """The examples offered: sentences, or in model mode letters ([(text, position selected)])."""
+    return (i18n.MODEL_EXAMPLES if mode == "model" else i18n.PRESETS)[lang]
+
+
+def preset_index(sentence, lang, mode="sentence"):
+    """Index of `sentence` among the language's examples (of the mode), or None."""
+    for i, (s, _) in enumerate(examples(lang, mode)):
         if s == sentence:
             return i
     return None
 
 
-def preset_focus(sentence, lang):
+def preset_focus(sentence, lang, mode="sentence"):
     """The word an example starts with selected, or None for a sentence that is no example."""
-    preset = preset_index(sentence, lang)
-    return None if preset is None else i18n.PRESETS[lang][preset][1]
+    preset = preset_index(sentence, lang, mode)
+    return None if preset is None else examples(lang, mode)[preset][1]
+
+
+def model_tokens(text):
+    """(tokens, None) of model mode: the start token and the letters typed (app/model.py), or
+    (None, Note) when there is no letter; the model's files not readable: the letters alone."""
+    try:
+        limit = model.config()["n_ctx"] - 1
+    except model.Unavailable:
+        limit = MAX_LIMIT
+    kept, _, _ = model.letters(text, limit)
+    if not kept:
+        return None, Note("model_empty")
+    return [Token(t, [], None) for t in [model.START] + kept], None
+
+
+def sentence_tokens(settings, text, lexicons):
+    """(tokens, None) for a text the page can show in the settings' mode, or (None, Note)."""
+    if settings.mode == "model":
+        return model_tokens(text)
+    return check_sentence(text, lexicons[settings.lang], settings.limit)
 
 
 def check_sentence(text, lexicon, limit=MAX_TOKENS):
@@ -621,13 +694,18 @@ def to_params(settings):
 def switch_language(settings, lang, lexicons):
     """(settings, tokens) in another language: an example becomes the same example there,
     a typed sentence stays as it is (its cards now come from that language's lexicon)."""
-    preset = preset_index(settings.sentence, settings.lang)
+    preset = preset_index(settings.sentence, settings.lang, settings.mode)
     if preset is not None and settings.mode == "matrix":  # (the focus is a row of Q, not a word)
         sentence, focus = i18n.PRESETS[lang][preset][0], settings.focus
     elif preset is not None:
-        sentence, focus = i18n.PRESETS[lang][preset]
+        sentence, focus = examples(lang, settings.mode)[preset]
+        if settings.mode == "model" and sentence == settings.sentence:  # (the same letters: the same position)
+            focus = settings.focus
     else:
         sentence, focus = settings.sentence, settings.focus
+    if settings.mode == "model":  # (letters are letters in both languages)
+        tokens, _ = model_tokens(sentence)
+        return settings.copy(sentence=sentence, text=sentence, focus=focus, lang=lang), tokens
     tokens, _ = check_sentence(sentence, lexicons[lang], settings.limit)
     if tokens is None:  # cannot happen for a sentence already shown; never crash
         sentence, focus = i18n.PRESETS[lang][0]
@@ -639,8 +717,11 @@ def switch_language(settings, lang, lexicons):
 
 def reset(settings, lexicons):
     """Everything back to its default, in the language the student reads, on the step of the
-    guided path the student is on (in its mode)."""
+    guided path the student is on (in its mode); in model mode, the model's first example."""
     fresh = default_settings(settings.lang).copy(limit=settings.limit)
+    if settings.mode == "model":
+        fresh = switch_mode(fresh, "model")
+        return fresh, model_tokens(fresh.sentence)[0]
     tokens, _ = check_sentence(fresh.sentence, lexicons[fresh.lang], fresh.limit)
     if settings.step is not None:
         fresh = _take_step(fresh, settings.step, Change(tokens, lexicons))
@@ -688,9 +769,20 @@ def host_update(settings, tokens, data, lexicons):
 def switch_mode(settings, mode):
     """Settings in another mode, with that mode's defaults: matrix mode includes the row
     itself (standard attention) and starts with its first row selected; sentence mode
-    goes back to the toy of the first lesson (the word itself left out)."""
+    goes back to the toy of the first lesson (the word itself left out); model mode starts on
+    its first example of letters (and leaves the guided path, which is about the designed
+    heads), and going back from it brings the first example sentence."""
     if mode == settings.mode:
         return settings
+    if mode == "model":  # its first example: letters, not words; causal, a position sees itself
+        sentence, focus = i18n.MODEL_EXAMPLES[settings.lang][0]
+        return settings.copy(mode=mode, sentence=sentence, text=sentence, focus=focus, step=None,
+                             mask=True, include_self=True)
+    if settings.mode == "model":  # back from letters: the first example sentence, the toy's switches
+        sentence, focus = i18n.PRESETS[settings.lang][0]
+        settings = settings.copy(mode="sentence", sentence=sentence, text=sentence, focus=focus, mask=False,
+                                 include_self=False, checkpoint=None)
+        return switch_mode(settings, mode)
     if mode == "matrix":
         return settings.copy(mode=mode, include_self=True, focus=0)
     return settings.copy(mode=mode, include_self=False, focus=preset_focus(settings.sentence, settings.lang))

@@ -48,7 +48,7 @@ def steps_csv(page):
 
 
 def matrix_csv(page):
-    if page.record is not None:
+    if page.record is not None and page.settings.mode != "model":
         download(page, export.matrix_csv(page.record, page.tokens, page.settings.lang),
                  export.matrix_filename(page.settings.lang))
 
@@ -56,7 +56,7 @@ def matrix_csv(page):
 def image(page, png):
     """The bars and the matrix as a picture: the SVG drawn here, offered as it is or turned into
     a PNG by the page's thread (static/page.js, picture), which says which in the status line."""
-    if page.record is None:
+    if page.record is None or page.settings.mode == "model":  # (the designed heads' picture)
         return
     lang, settings = page.settings.lang, page.settings
     names = render.row_names(settings, page.tokens, page.record)

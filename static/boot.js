@@ -21,8 +21,9 @@
   }
   /* The guided path: with step=N in the link, the explorer pre-rendered in index.html keeps its
      settings and views out of sight (the sentence stays) until Python has drawn the step
-     (static/style.css, html.step-pending): a student never reads views the step is not about. */
-  if (params.get("step") !== null) html.classList.add("step-pending");
+     (static/style.css, html.step-pending): a student never reads views the step is not about.
+     The trained model (mode=model) likewise: its letters and views are drawn by Python. */
+  if (params.get("step") !== null || params.get("mode") === "model") html.classList.add("step-pending");
   var asked = params.get("lang");
   var lang = asked && Object.prototype.hasOwnProperty.call(boot.strings, asked) ? asked : boot.default;
   var T = boot.strings[lang];

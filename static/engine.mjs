@@ -32,6 +32,10 @@ const RUNTIME = new URL("../vendor/pyodide-314.0.2-eb43536d/", import.meta.url).
 const CONFIG = new URL("../pyscript.toml", import.meta.url);
 const ENTRY = new URL("../app/main.py", import.meta.url);
 const ports = [];  /* [port, its number in the engine] for every page, in order of arrival */
+/* What the engine's Python reads of this worker: the deployment's folder, where it fetches the
+   trained model's files on demand (app/model.py). A worker started from a blob (a sandboxed
+   frame) has no address of its own to resolve them against. */
+self.attentionExplorer = { root: new URL("../", import.meta.url).href };
 let engine = null, pyodide = null, plan = null, failed = null;
 
 const tell = (message) => ports.forEach(([port]) => port.postMessage(message));

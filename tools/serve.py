@@ -26,7 +26,7 @@ import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PUBLIC = ("index.html", "embed.js", "sw.js", "pyscript.toml", "app/", "lexicon/", "static/", "vendor/",
+PUBLIC = ("index.html", "embed.js", "sw.js", "pyscript.toml", "app/", "lexicon/", "model/", "static/", "vendor/",
           "LICENSE", "LICENSES/", "THIRD-PARTY.md")
 TYPES = {
     ".wasm": "application/wasm",

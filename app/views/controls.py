@@ -25,21 +25,30 @@ def render_header(lang):
     )
 
 
-def render_about(lang):
-    """What the page is and how to use it, after the views (the first screen is the sentence)."""
-    return (f'<h2>{esc(text(lang, "subtitle"))}</h2>'
-            f'<p class="intro">{esc(text(lang, "intro"))}</p>')
+def render_about(lang, interactive=True, mode="sentence"):
+    """What the page is and how to use it, after the views (the first screen is the sentence),
+    and the way to the trained model (model mode has its own way back)."""
+    off = "" if interactive is True else " disabled"
+    about = f'<h2>{esc(text(lang, "subtitle"))}</h2><p class="intro">{esc(text(lang, "intro"))}</p>'
+    if mode == "model":
+        return about
+    return (about + f'<p class="intro">{esc(text(lang, "about_model"))}</p>'
+            f'<button type="button" class="secondary" id="model-start"{off}>{esc(text(lang, "mode_model"))}'
+            '<span aria-hidden="true"> →</span></button>')
 
 
-def render_share(lang, interactive=True):
+SHARE = (("copy-link", "copy_link"), ("copy-embed", "copy_embed"), ("export-csv", "export_csv"),
+         ("export-matrix", "export_matrix"), ("export-png", "export_png"), ("export-svg", "export_svg"),
+         ("copy-exercise", "copy_exercise"), ("copy-exercise-embed", "copy_exercise_embed"))
+MODEL_SHARE = ("copy-link", "copy-embed")  # the trained model: its link (the exports are the designed heads')
+
+
+def render_share(lang, interactive=True, mode="sentence"):
     """Copy link, copy embed code, download the table, the matrix and the picture; a box and a status line."""
     off = "" if interactive else " disabled"
     buttons = "".join(
         f'<button type="button" class="secondary" id="{bid}"{off}>{esc(text(lang, key))}</button>'
-        for bid, key in (("copy-link", "copy_link"), ("copy-embed", "copy_embed"),
-                         ("export-csv", "export_csv"), ("export-matrix", "export_matrix"),
-                         ("export-png", "export_png"), ("export-svg", "export_svg"),
-                         ("copy-exercise", "copy_exercise"), ("copy-exercise-embed", "copy_exercise_embed")))
+        for bid, key in SHARE if mode != "model" or bid in MODEL_SHARE)
     return (f'<h2>{esc(text(lang, "share_heading"))}</h2><div class="share-buttons">{buttons}</div>'
             f'<label class="sr-only" for="share-text">{esc(text(lang, "share_text_label"))}</label>'
             '<textarea id="share-text" class="share-text" readonly rows="3" hidden></textarea>'
@@ -100,7 +109,7 @@ def render_controls(settings, interactive=True):
     lang = settings.lang
     off = "" if interactive is True else " disabled"
     options = [f'<option value="">{esc(text(lang, "presets_pick"))}</option>']
-    for i, (sentence, _) in enumerate(i18n.PRESETS[lang]):
+    for i, (sentence, _) in enumerate(schema.examples(lang, settings.mode)):
         selected = " selected" if sentence == settings.sentence else ""
         options.append(f'<option value="{i}"{selected}>{esc(sentence)}</option>')
     langs = []
@@ -113,7 +122,7 @@ def render_controls(settings, interactive=True):
     hidden = " hidden" if settings.mode == "matrix" else ""  # matrix mode: no sentence
     return (
         f'<form id="sentence-form" class="sentence-form" autocomplete="off"{hidden}>'
-        f'<label for="sentence-input">{esc(text(lang, "sentence_label"))}</label>'
+        f'<label for="sentence-input">{esc(text(lang, "model_letters_label" if settings.mode == "model" else "sentence_label"))}</label>'
         '<div class="input-row">'
         f'<input id="sentence-input" name="s" type="text" value="{esc(settings.text)}" '
         f'spellcheck="false"{off}>'
@@ -136,6 +145,18 @@ def render_settings(settings, interactive=True):
     `interactive` "early": only the mask and include-self are enabled (static/early.js)."""
     lang = settings.lang
     off = "" if interactive is True else " disabled"
+    if settings.mode == "model":  # the trained model: the training slider, none of the designed heads'
+        from app import model
+        from app.views.model import render_slider
+        try:
+            slider_html = render_slider(model.nearest_step(settings.checkpoint), lang, off)
+        except model.Unavailable:
+            slider_html = ""
+        return (f'<h2 class="sr-only">{esc(text(lang, "settings_aria"))}</h2><div class="options">'
+                f'{slider_html}{mode_choice(settings.mode, lang, off)}</div><div class="more-row">'
+                f'<details class="more-settings"><summary>{esc(text(lang, "more_settings"))}</summary>'
+                f'<div class="options"><button type="button" class="secondary" id="reset"{off}>'
+                f'{esc(text(lang, "reset"))}</button></div></details></div>')
     early = "" if interactive else " disabled"  # "early": the switches static/early.js answers are on
     from app.views.heads import head_select  # heads' controls (app/views/heads.py)
     matrix = settings.mode == "matrix"  # matrix mode: no heads

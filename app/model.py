@@ -1,0 +1,239 @@
+"""The small trained model of the page's third mode: its files, its letters and its forward pass.
+
+A transformer with two layers of attention only (no MLP, no layer norm, no biases), trained on
+letters by `make model` (tools/model_train.py; docs/model.md). Nobody wrote its matrices: they
+are the weights the training found, read from `model/` (one JSON file a checkpoint). This
+module only reads them and runs the model forward, in plain Python with `math` alone, keeping
+every intermediate, as app/attention.py does for the designed heads:
+
+    x_i      = E[token_i] + P_i                       embedding + sinusoidal position   (n × d)
+    for each layer, every head h reading the same x:
+      q, k, v = x · W_Q[h], x · W_K[h], x · W_V[h]                                   (n × d_head)
+      A_ij   = softmax_j( q_i · k_j / √d_head ),  j ≤ i (causal)                          (n × n)
+      x     += Σ_h (A · v) · W_O[h]                   the residual stream              (n × d)
+    logits_i = x_i · W_U                              one score a letter               (n × 26)
+
+The files load only when the page is in this mode: in the browser's engine (a Web Worker)
+with a synchronous request to `../model/` beside the page (it blocks only the worker), on
+CPython (the command line, tests, the build) from the repository's `model/` folder.
+"""
+
+import base64
+import functools
+import json
+import math
+import os
+import sys
+from array import array
+from operator import mul
+
+START = "<s>"  # the start token, always position 0
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+TOP = 3  # the predictions shown at each position
+FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "model")
+
+
+class Unavailable(Exception):
+    """The model's files could not be read (offline, or a deployment without them)."""
+
+
+# -- files ----------------------------------------------------------------------------------
+
+def _read(name):
+    """The text of model/<name>: fetched beside the page in the browser, read from disk on CPython."""
+    if sys.platform == "emscripten":
+        import js  # the engine's worker: a synchronous request blocks only the worker
+        try:  # (the deployment's folder, as static/engine.mjs says it)
+            request = js.XMLHttpRequest.new()
+            request.open("GET", js.URL.new("model/" + name, js.attentionExplorer.root).href, False)
+            request.send()
+            status, body = request.status, request.responseText
+        except Exception as error:  # noqa: BLE001 - an address or a network error, whatever the browser calls it
+            raise Unavailable(name) from error
+        if status != 200:
+            raise Unavailable(f"{name}: {status}")
+        return body
+    try:
+        with open(os.path.join(FOLDER, name), encoding="utf-8") as f:
+            return f.read()
+    except OSError as error:
+        raise Unavailable(name) from error
+
+
+@functools.lru_cache(maxsize=1)
+def config():
+    """model/model.json: the shape, the vocabulary, the checkpoints, the curve, the named heads."""
+    try:
+        return json.loads(_read("model.json"))
+    except ValueError as error:
+        raise Unavailable("model.json") from error
+
+
+def steps():
+    """The training steps of the kept checkpoints, in order."""
+    return [c["step"] for c in config()["checkpoints"]]
+
+
+def nearest_step(step):
+    """The kept checkpoint nearest to `step` (the last when None)."""
+    kept = steps()
+    if step is None:
+        return kept[-1]
+    return min(kept, key=lambda s: (abs(s - step), s))
+
+
+@functools.lru_cache(maxsize=4)  # a slider moved back and forth reads each file once
+def checkpoint(step):
+    """The Model of the kept checkpoint at training step `step`."""
+    file = next(c["file"] for c in config()["checkpoints"] if c["step"] == step)
+    try:
+        return Model.from_json(config(), json.loads(_read(file)))
+    except (ValueError, KeyError) as error:
+        raise Unavailable(file) from error
+
+
+def tensor(t):
+    """A stored tensor {"shape", "data": base64 of float32 little-endian} as nested lists."""
+    values = array("f")
+    values.frombytes(base64.b64decode(t["data"]))
+    if sys.byteorder != "little":
+        values.byteswap()
+    values = values.tolist()
+    shape = t["shape"]
+    for size in reversed(shape[1:]):
+        values = [values[i:i + size] for i in range(0, len(values), size)]
+    return values
+
+
+# -- letters --------------------------------------------------------------------------------
+
+def letters(text, limit):
+    """(letters, skipped, cut) of what the student typed: a–z (capitals lowered) are tokens;
+    spaces only separate them, anything else is `skipped` (each character once, in order);
+    past `limit` letters the rest is `cut` (their count)."""
+    kept, skipped = [], []
+    for ch in text:
+        low = ch.lower()
+        if len(low) == 1 and low in LETTERS:
+            kept.append(low)
+        elif not ch.isspace() and ch not in skipped:
+            skipped.append(ch)
+    return kept[:limit], skipped, max(0, len(kept) - limit)
+
+
+# -- the forward pass -----------------------------------------------------------------------
+
+def matmul(a, b):
+    """a (n × m) · b (m × p), lists of rows."""
+    columns = list(zip(*b))
+    return [[sum(map(mul, row, col)) for col in columns] for row in a]
+
+
+def softmax(logits):
+    top = max(logits)
+    exps = [math.exp(x - top) for x in logits]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+def positions(n, d):
+    """The sinusoidal positions P (n × d): P[i][2k] = sin(i / 10000^(2k/d)), P[i][2k+1] = cos(…)."""
+    return [[math.sin(i / 10000 ** (2 * (c // 2) / d)) if c % 2 == 0 else math.cos(i / 10000 ** (2 * (c // 2) / d))
+             for c in range(d)] for i in range(n)]
+
+
+class Model:
+    """The weights of one checkpoint, as lists: embed (vocab × d), unembed (d × 26), and for each
+    layer w_q, w_k, w_v (heads × d × d_head) and w_o (heads × d_head × d)."""
+
+    def __init__(self, config, step, embed, unembed, layers):
+        self.vocab, self.outputs = config["vocab"], config["outputs"]
+        self.n_ctx, self.step = config["n_ctx"], step
+        self.embed, self.unembed, self.layers = embed, unembed, layers
+        for layer in layers:  # W_O of every head one under the other: (heads · d_head) × d_model
+            layer["w_o_stacked"] = [row for w_o in layer["w_o"] for row in w_o]
+        self.d_model, self.d_head = len(embed[0]), len(layers[0]["w_q"][0][0])
+
+    @classmethod
+    def from_json(cls, config, checkpoint):
+        layers = [{name: tensor(layer[name]) for name in ("w_q", "w_k", "w_v", "w_o")}
+                  for layer in checkpoint["layers"]]
+        return cls(config, checkpoint["step"], tensor(checkpoint["embed"]), tensor(checkpoint["unembed"]), layers)
+
+    def ids(self, tokens):
+        return [self.vocab.index(t) for t in tokens]
+
+    def run(self, ids):
+        """Every intermediate of the forward pass on token ids (the start token first):
+        {"embedded": n × d, "q", "k", "v": [layer][head] n × d_head, "attention": [layer][head]
+        n × n, "z": [layer][head] n × d_head (A · v), "residual": [layer] n × d (after it),
+        "logits": n × 26, "probs": n × 26}."""
+        n, scale = len(ids), math.sqrt(self.d_head)
+        x = [[e + p for e, p in zip(self.embed[t], row)] for t, row in zip(ids, positions(n, self.d_model))]
+        out = {"embedded": x, "q": [], "k": [], "v": [], "attention": [], "z": [], "residual": []}
+        for layer in self.layers:
+            heads = {"q": [], "k": [], "v": [], "attention": [], "z": []}
+            for w_q, w_k, w_v in zip(layer["w_q"], layer["w_k"], layer["w_v"]):
+                q, k, v = matmul(x, w_q), matmul(x, w_k), matmul(x, w_v)  # n × d_head each
+                a = [softmax([sum(map(mul, q[i], k[j])) / scale for j in range(i + 1)]) + [0.0] * (n - 1 - i)
+                     for i in range(n)]  # n × n, 0 after the diagonal (causal)
+                z = matmul(a, v)  # n × d_head: each position's mix of the values it looks at
+                for name, value in (("q", q), ("k", k), ("v", v), ("attention", a), ("z", z)):
+                    heads[name].append(value)
+            concat = [sum(rows, []) for rows in zip(*heads["z"])]  # n × (heads · d_head)
+            added = matmul(concat, layer["w_o_stacked"])  # Σ_h z_h · W_O[h] = Concat(z) · W_O, n × d_model
+            x = [[s + o for s, o in zip(row, new)] for row, new in zip(x, added)]  # the residual stream
+            for name, value in heads.items():
+                out[name].append(value)
+            out["residual"].append(x)
+        out["logits"] = matmul(x, self.unembed)
+        out["probs"] = [softmax(row) for row in out["logits"]]
+        return out
+
+
+# -- what the page shows --------------------------------------------------------------------
+
+class Record:
+    """One forward pass on the typed letters, with what the page says of it: the tokens (the
+    start token first), the checkpoint's step, every intermediate (`run`), the predicted next
+    letter and the TOP most likely at each position, the named heads, and what was `skipped`
+    or `cut` of the text. `n_q` = `n_k` = the number of tokens (positions)."""
+
+    def __init__(self, model, tokens, skipped=(), cut=0):
+        self.model, self.tokens, self.skipped, self.cut = model, tokens, list(skipped), cut
+        self.step = model.step
+        self.n_q = self.n_k = len(tokens)
+        run = self.run = model.run(model.ids(tokens))
+        self.attention = run["attention"]
+        self.probs = run["probs"]
+        outputs = model.outputs
+        self.top = [sorted(zip(outputs, p), key=lambda pair: -pair[1])[:TOP] for p in self.probs]
+        self.next = [top[0][0] for top in self.top]
+        heads = config()["heads"]
+        self.previous_head, self.induction_head = tuple(heads["previous_token"]), tuple(heads["induction"])
+
+    def earlier(self, i):
+        """The last position before i holding the same letter, or None (the start token has none)."""
+        if i == 0:
+            return None
+        return next((j for j in range(i - 1, 0, -1) if self.tokens[j] == self.tokens[i]), None)
+
+    def circuit(self, i):
+        """What the induction circuit reads at position i: (earlier, after, weight) — the earlier
+        occurrence of its letter, the position after it, and the induction head's weight from i
+        on that position; None when the letter has not occurred before (or nothing follows it)."""
+        j = self.earlier(i)
+        if j is None:
+            return None
+        layer, head = self.induction_head
+        return j, j + 1, self.attention[layer][head][i][j + 1]
+
+
+@functools.lru_cache(maxsize=2)  # a position clicked reads the pass there is
+def compute(text, step):
+    """The Record for what the student typed at checkpoint `step` (None: the last), up to the
+    n_ctx − 1 letters the model reads after its start token. Raises Unavailable when the
+    model's files cannot be read."""
+    model = checkpoint(nearest_step(step))
+    kept, skipped, cut = letters(text, model.n_ctx - 1)
+    return Record(model, [START] + kept, skipped, cut)

@@ -1,0 +1,275 @@
+"""Model mode: what a small trained transformer learned (app/model.py), as HTML.
+
+The letters as positions to pick (radios name="word", the start token first), the training
+slider with the loss curve, the path of the induction circuit from the picked position, one
+attention table per layer and head (the heatmap's cells, row headers and reading order, the
+two heads the course names marked), and the prediction at each position with its most
+likely letters. Every number comes from the record (app/model.py `Record`).
+"""
+
+from app import model
+from app.i18n import num, percent, text
+from app.views.heatmap import CELLS, whole_percent
+from app.views.html import esc
+
+CURVE_W, CURVE_H = 640, 200  # the loss curve's drawing (SVG units)
+LEFT, RIGHT, TOP, BOTTOM = 44, 14, 30, 26  # its margins: tick labels left, the key above, steps below
+
+
+def quote(s, lang):
+    """«s» in Italian, “s” in English."""
+    return f"«{s}»" if lang == "it" else f"“{s}”"
+
+
+def token_name(token, lang):
+    """What a token is called on the page: a letter, or the start token's word."""
+    return text(lang, "model_start") if token == model.START else token
+
+
+def render_tokens(tokens, focus, lang, interactive=True):
+    """The positions as native radio buttons (name="word", value = position), start token first."""
+    off = "" if interactive else " disabled"
+    items = []
+    for i, token in enumerate(tokens):
+        checked = " checked" if focus == i else ""
+        start = " start" if token == model.START else ""
+        items.append(
+            f'<label class="word letter{start}" data-index="{i}"><input type="radio" name="word" value="{i}"'
+            f'{checked}{off}><span class="w">{esc(token_name(token, lang))}</span>'
+            f'<span class="pos" aria-hidden="true">{i}</span>'
+            f'<span class="sr-only">, {esc(text(lang, "model_position", i=i))}</span></label>')
+    return (f'<fieldset class="words-fieldset letters"><legend>{esc(text(lang, "model_tokens_legend"))}</legend>'
+            f'<div class="words">{"".join(items)}</div></fieldset>')
+
+
+def jump_step(curve):
+    """The training step where the in-context score first passes halfway from its first value to
+    its last: the loss's step, where the induction head forms (None without a score)."""
+    scored = [(step, icl) for step, _, icl in curve if icl is not None]
+    if len(scored) < 2:
+        return None
+    half = (scored[0][1] + scored[-1][1]) / 2
+    return next(step for step, icl in scored if icl <= half)
+
+
+def render_curve(config, step, lang):
+    """The loss (and in-context score) over training as an SVG, the kept checkpoints as dots and
+    the one shown as a line; its words say the same for a screen reader."""
+    curve = config["curve"]
+    last = curve[-1][0] or 1
+    values = [v for _, loss, icl in curve for v in (loss, icl) if v is not None]
+    low, high = min(0.0, min(values)), max(values)
+    x = lambda s: LEFT + (CURVE_W - LEFT - RIGHT) * s / last  # noqa: E731
+    y = lambda v: TOP + (CURVE_H - TOP - BOTTOM) * (high - v) / ((high - low) or 1)  # noqa: E731
+
+    def line(points, klass):
+        return f'<polyline class="{klass}" points="{" ".join(f"{x(s):.1f},{y(v):.1f}" for s, v in points)}"/>'
+
+    def key(at, klass, words):  # a short line of the series' style and its name, above the plot
+        return (f'<line class="{klass}" x1="{at}" y1="12" x2="{at + 22}" y2="12"/>'
+                f'<text class="key {klass}" x="{at + 28}" y="16">{esc(words)}</text>')
+
+    losses = [(s, loss) for s, loss, _ in curve]
+    icls = [(s, icl) for s, _, icl in curve if icl is not None]
+    now = next((c for c in config["checkpoints"] if c["step"] == step), config["checkpoints"][-1])
+    aria = text(lang, "model_curve_aria", first=num(losses[0][1], lang, 2), end=num(losses[-1][1], lang, 2),
+                step=step, loss=num(now["loss"], lang, 2))
+    kept = "".join(f'<circle class="kept" cx="{x(c["step"]):.1f}" cy="{y(c["loss"]):.1f}" r="3"/>'
+                   for c in config["checkpoints"])
+    bottom = CURVE_H - BOTTOM
+    return (
+        f'<svg class="curve" viewBox="0 0 {CURVE_W} {CURVE_H}" role="img" aria-label="{esc(aria)}">'
+        f'<line class="axis" x1="{LEFT}" y1="{y(0):.1f}" x2="{CURVE_W - RIGHT}" y2="{y(0):.1f}"/>'
+        f'<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{bottom}"/>'
+        f'<text class="tick" x="{LEFT - 6}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>'
+        f'<text class="tick" x="{LEFT - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{esc(num(high, lang, 1))}</text>'
+        + (f'<text class="tick" x="{LEFT - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{esc(num(low, lang, 1))}</text>'
+           if low < 0 else "")
+        + f'<text class="tick" x="{LEFT}" y="{CURVE_H - 6}">{esc(text(lang, "model_curve_step"))} 0</text>'
+        f'<text class="tick" x="{CURVE_W - RIGHT}" y="{CURVE_H - 6}" text-anchor="end">{last}</text>'
+        + line(losses, "loss") + (line(icls, "icl") if icls else "") + kept
+        + f'<line class="now" x1="{x(step):.1f}" y1="{TOP - 4}" x2="{x(step):.1f}" y2="{bottom}"/>'
+        + key(LEFT + 10, "loss", text(lang, "model_curve_loss"))
+        + (key(LEFT + 130, "icl", text(lang, "model_curve_icl")) if icls else "")
+        + "</svg>")
+
+
+def render_slider(step, lang, off=""):
+    """The training slider, in the settings (name="checkpoint": its position is the kept
+    checkpoint's index; a step moved to redraws the views, not the slider being dragged)."""
+    kept = model.config()["checkpoints"]
+    index = next((k for k, c in enumerate(kept) if c["step"] == step), len(kept) - 1)
+    said = text(lang, "model_checkpoint_value", step=kept[index]["step"], last=kept[-1]["step"])
+    return (f'<div class="temperature checkpoint"><label for="checkpoint">{esc(text(lang, "model_checkpoint"))} '
+            f'<span id="checkpoint-value" aria-hidden="true">{esc(said)}</span></label>'
+            f'<input type="range" id="checkpoint" name="checkpoint" min="0" max="{len(kept) - 1}" step="1" '
+            f'value="{index}" aria-valuetext="{esc(said)}"{off}></div>')
+
+
+def render_training(config, step, lang):
+    """What the training slider shows now: the loss and in-context score at the step, the curve,
+    and where the loss drops."""
+    now = next((c for c in config["checkpoints"] if c["step"] == step), config["checkpoints"][-1])
+    jump = jump_step(config["curve"])
+    icl = "—" if now.get("icl") is None else num(now["icl"], lang, 2)
+    return (
+        f'<h2>{esc(text(lang, "model_training_heading"))}</h2>'
+        f'<p class="model-now">{esc(text(lang, "model_now", step=step, loss=num(now["loss"], lang, 3), icl=icl))}</p>'
+        + render_curve(config, step, lang)
+        + (f'<p class="model-jump">{esc(text(lang, "model_jump", step=jump))}</p>' if jump is not None else "")
+        + f'<p class="hint">{esc(text(lang, "model_icl_help"))}</p>')
+
+
+def render_circuit(record, focus, lang):
+    """The induction path from the picked position: the letter, its earlier occurrence, the
+    letter after it, the induction head's weight there, the prediction."""
+    if focus is None or not 0 <= focus < record.n_q:
+        return f'<p class="prompt">{esc(text(lang, "model_circuit_pick"))}</p>'
+    token, top = record.tokens[focus], record.top[focus]
+    predicted = dict(next=top[0][0], p=percent(top[0][1], lang, 1))
+    found = record.circuit(focus)
+    if found is None:
+        layer, head = record.induction_head
+        row = record.attention[layer][head][focus]
+        where = max(range(focus + 1), key=row.__getitem__)
+        said = text(lang, "model_circuit_none", token=token_name(token, lang), i=focus,
+                    where=f"{quote(token_name(record.tokens[where], lang), lang)} "
+                          f"({text(lang, 'model_position', i=where)})",
+                    weight=percent(row[where], lang, 1), **predicted)
+    else:
+        j, k, weight = found
+        key = "model_circuit_self" if k == focus else "model_circuit"
+        said = text(lang, key, token=token, i=focus, j=j, after=record.tokens[k], k=k,
+                    weight=percent(weight, lang, 1), **predicted)
+    return f'<p class="circuit" id="circuit-text">{esc(said)}</p>'
+
+
+def head_name(record, layer, head, lang):
+    if (layer, head) == record.induction_head:
+        return text(lang, "model_induction_name")
+    if (layer, head) == record.previous_head:
+        return text(lang, "model_previous_name")
+    return ""
+
+
+def head_caption(record, layer, head, lang):
+    """'Layer 2, head 3 — induction head' (layers and heads counted from 1 on the page)."""
+    name = head_name(record, layer, head, lang)
+    return text(lang, "model_head_caption", layer=layer + 1, head=head + 1) + (f" — {name}" if name else "")
+
+
+def path_cells(record, focus):
+    """{(layer, head): (row, column)} of the cells the induction path goes through."""
+    found = None if focus is None else record.circuit(focus)
+    if found is None:
+        return {}
+    j, k, _ = found
+    return {record.induction_head: (focus, k), record.previous_head: (k, j)}
+
+
+def render_head(record, layer, head, focus, lang, mark=None):
+    """One head's attention table: the heatmap's cells (whole percentages, shaded), rows the
+    positions that look, a button each to pick it; `mark`: the (row, column) on the path."""
+    names = [token_name(t, lang) for t in record.tokens]
+    weights = record.attention[layer][head]
+    n = record.n_q
+    head_cells = "".join(f'<th scope="col" data-col="{j}"><span>{esc(name)}</span></th>' for j, name in enumerate(names))
+    rows = []
+    for i in range(n):
+        cells = [CELLS[whole_percent(w)] for w in weights[i][:i + 1]] + ['<td class="masked">·</td>'] * (n - 1 - i)
+        if mark is not None and mark[0] == i:  # (its number, then said to be on the path)
+            cells[mark[1]] = (cells[mark[1]].replace('">', ' path">', 1)
+                              .replace("</td>", f'<span class="sr-only"> {esc(text(lang, "model_on_path"))}</span></td>'))
+        selected = i == focus
+        rows.append(
+            f'<tr data-row="{i}" aria-rowindex="{i + 2}"{" class=" + chr(34) + "selected" + chr(34) if selected else ""}>'
+            # (a click picks the position; the keyboard picks it with the letters' radios: no tab stop a row)
+            f'<th scope="row"><button type="button" class="row-pick" tabindex="-1" data-row="{i}" data-head="{layer}-{head}" '
+            f'aria-pressed="{"true" if selected else "false"}">{esc(names[i])}</button></th>{"".join(cells)}</tr>')
+    caption = head_caption(record, layer, head, lang)
+    named = " named" if head_name(record, layer, head, lang) else ""
+    return (
+        f'<div class="model-head{named}" data-head="{layer}-{head}">'
+        f'<div class="heatmap-wrap" role="region" tabindex="0" aria-label="{esc(caption)}">'
+        f'<table class="heatmap model-table" aria-rowcount="{n + 1}"><caption>{esc(caption)}</caption>'
+        f'<thead><tr aria-rowindex="1"><td class="corner">{esc(text(lang, "heatmap_corner"))}</td>{head_cells}</tr></thead>'
+        f'<tbody>{"".join(rows)}</tbody></table></div></div>')
+
+
+def render_heads(record, focus, lang):
+    """Every head, the path's cells marked: first the two the course names (previous-token, then
+    induction), then the others layer by layer."""
+    marks = path_cells(record, focus)
+    named = [record.previous_head, record.induction_head]
+    order = named + [(layer, head) for layer in range(len(record.attention))
+                     for head in range(len(record.attention[layer])) if (layer, head) not in named]
+    return "".join(render_head(record, layer, head, focus, lang, marks.get((layer, head))) for layer, head in order)
+
+
+def render_predictions(record, focus, lang):
+    """The prediction at each position: the letter that comes next, the model's, its top ones."""
+    rows, right, total = [], 0, 0
+    for i, token in enumerate(record.tokens):
+        actual = record.tokens[i + 1] if i + 1 < record.n_q else None
+        guess = record.next[i]
+        mark = ""
+        if actual is not None:
+            total += 1
+            right += guess == actual
+            mark = (f' <span class="{"right" if guess == actual else "wrong"}">'
+                    f'{esc(text(lang, "model_right" if guess == actual else "model_wrong"))}</span>')
+        top = " · ".join(f"{esc(t)} {esc(percent(p, lang, 1))}" for t, p in record.top[i])
+        selected = ' class="selected"' if i == focus else ""
+        rows.append(f'<tr data-row="{i}"{selected}><td>{i}</td><td>{esc(token_name(token, lang))}</td>'
+                    f'<td>{esc(actual or "—")}</td><td>{esc(guess)}{mark}</td><td>{top}</td></tr>')
+    head = "".join(f'<th scope="col">{esc(text(lang, key, n=model.TOP))}</th>' for key in (
+        "model_col_position", "model_col_token", "model_col_actual", "model_col_next", "model_col_top"))
+    return (f'<h2>{esc(text(lang, "model_predictions_heading"))}</h2>'
+            f'<p class="model-accuracy">{esc(text(lang, "model_accuracy", right=right, total=total))}</p>'
+            f'<div class="table-wrap" role="region" tabindex="0" aria-label="{esc(text(lang, "model_predictions_heading"))}">'
+            f'<table class="steps predictions"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def render_notes(record, lang):
+    """What was left out of the typed text: characters that are no letter, letters past the limit."""
+    notes = []
+    if record.skipped:
+        notes.append(text(lang, "model_skipped", chars=" ".join(quote(c, lang) for c in record.skipped[:20])))
+    if record.cut:
+        notes.append(text(lang, "model_cut", limit=record.model.n_ctx - 1, count=record.cut))
+    return "".join(f'<p class="note" role="status">{esc(n)}</p>' for n in notes)
+
+
+def render_model_analysis(settings, record, interactive=True):
+    """Everything model mode shows under the letters."""
+    lang = settings.lang
+    if record is None:
+        return f'<p class="note error" role="alert">{esc(text(lang, "model_unavailable"))}</p>'
+    config = model.config()
+    focus = settings.focus
+    off = "" if interactive is True else " disabled"
+    return (
+        render_notes(record, lang)
+        + f'<section id="view-model-intro" class="model-intro"><h2>{esc(text(lang, "model_heading"))}</h2>'
+        f'<p>{esc(text(lang, "model_intro", heads=config["n_heads"]))}</p></section>'
+        f'<section id="view-circuit" class="model-circuit"><h2>{esc(text(lang, "model_circuit_heading"))}</h2>'
+        f'{render_circuit(record, focus, lang)}</section>'
+        f'<section id="view-heatmap" class="heatmap-section model-heads"><h2>{esc(text(lang, "model_heads_heading"))}</h2>'
+        f'<p class="heatmap-help">{esc(text(lang, "model_heads_help"))}</p>'
+        f'<div class="model-heads-grid">{render_heads(record, focus, lang)}</div></section>'
+        f'<section id="view-training" class="model-training">{render_training(config, record.step, lang)}</section>'
+        f'<section id="view-predictions" class="model-predictions">{render_predictions(record, focus, lang)}</section>'
+        f'<section id="view-model-about" class="model-about"><h2>{esc(text(lang, "model_about_heading"))}</h2>'
+        + "".join(f'<p>{esc(text(lang, key))}</p>' for key in (
+            "model_about_previous", "model_about_induction", "model_about_icl", "model_about_not"))
+        + f'<button type="button" class="secondary" id="model-back"{off}>{esc(text(lang, "model_back"))}</button>'
+        "</section>")
+
+
+def announcement(record, focus, lang):
+    """The live region's sentence for a picked position."""
+    if record is None or focus is None or not 0 <= focus < record.n_q:
+        return ""
+    top = record.top[focus][0]
+    return text(lang, "model_announce", i=focus, token=token_name(record.tokens[focus], lang),
+                next=top[0], p=percent(top[1], lang, 1))

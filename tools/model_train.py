@@ -1,0 +1,705 @@
+"""Train the page's small letter model and export its checkpoints (`make model`, `make model-check`).
+
+The model is a two-layer, attention-only transformer on letters (no MLP, no layer norm, no
+biases) with fixed sinusoidal positions. It is trained from random weights on sequences in
+which random runs of distinct letters repeat, until a previous-token head in layer 1 and an
+induction head in layer 2 form: from the second copy of a run, the induction head looks at the
+letter that followed the current letter the first time, and the model predicts it. No weight is
+set by hand. docs/model.md explains the model, the data and the files.
+
+    python -m tools.model_train              train (a few minutes on 2 cores), write model/ and
+                                             tests/data/model_torch.json, check the acceptance
+    python -m tools.model_train --out DIR    write the model files to DIR instead of model/
+    python -m tools.model_train --check      a tiny run into a temporary folder: export, reload,
+                                             compare forward passes (< 1 minute)
+
+What it writes (the format app/model.py reads):
+    DIR/model.json           the configuration, the heads found, the checkpoints, the curve, the settings
+    DIR/step-NNNNN.json      one kept checkpoint: the weights as float32 little-endian, base64
+    DIR/training-log.txt     the printed log of the run
+    tests/data/model_torch.json   PyTorch's float64 forward on three exported checkpoints, a test
+                             fixture (with --out DIR: DIR/model_torch.json, so model/'s stays its own)
+
+Exits non-zero when the last checkpoint misses the acceptance figures (or the step-0 checkpoint
+meets them), and in --check mode when any comparison fails.
+"""
+
+import argparse
+import base64
+import importlib
+import json
+import math
+import random
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "tests" / "data" / "model_torch.json"
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+VOCAB = ["<s>"] + list(LETTERS)  # input ids: <s> = 0, "a" = 1, ..., "z" = 26
+OUTPUTS = list(LETTERS)          # output classes: "a" = 0, ..., "z" = 25 (class j is input id j + 1)
+START = 0
+
+# Every setting of the run; model.json records them all under "training".
+SETTINGS = {
+    "seed": 1234,            # torch.manual_seed and random.seed
+    "threads": 2,            # torch.set_num_threads
+    "deterministic": True,   # torch.use_deterministic_algorithms: the same machine gives the same bytes
+    "d_model": 32,
+    "n_layers": 2,
+    "n_heads": 4,
+    "d_head": 8,
+    "n_ctx": 64,             # positions, the start token included
+    "steps": 3000,           # Adam updates
+    "batch": 64,             # sequences per update, fresh each step
+    "optimizer": "Adam",
+    "lr": 0.005,
+    "betas": [0.9, 0.999],
+    "init_std": {            # weights start as normal(0, std)
+        "embed": 0.3,
+        "w_qkv": "1/sqrt(d_model)",
+        "w_o": "1/sqrt(n_heads*d_head)",
+        "unembed": "1/sqrt(d_model)",
+    },
+    "data": {                # the rule of a training sequence (see make_letters)
+        "letters": 63,               # <s> + 63 letters = n_ctx
+        "segment_min": 3,            # a repeated segment has 3..20 distinct letters
+        "segment_max": 20,
+        "filler_max": 10,            # random letters before a segment and between its two copies:
+        "filler_none": 0.5,          #   none with probability 0.5, else 1..filler_max
+    },
+    "heldout": {             # the fixed batch the in-context-learning score and the heads are measured on
+        "seed_offset": 1,            # random.Random(seed + 1)
+        "sequences": 256,
+        "segment_min": 10,           # <s>, 0..filler_max random letters, a segment S of 10..20 distinct
+        "segment_max": 20,           # letters, S again, random letters to the end
+        "filler_max": 10,
+    },
+    "acceptance": {          # <s> + 9 distinct random letters + the same 9 again
+        "seed_offset": 3,
+        "sequences": 512,
+        "segment": 9,
+        "min_induction_weight": 0.5,
+        "min_accuracy": 0.9,
+    },
+    "curve_every": 10,       # training loss and in-context-learning score every 10 steps
+    "keep_min": 15,          # checkpoints kept (see pick_checkpoints)
+}
+
+# The tiny configuration of --check: it proves the pipeline, not the model.
+CHECK_SETTINGS = dict(SETTINGS, d_model=16, n_heads=2, d_head=8, steps=20, batch=8, curve_every=5, keep_min=4,
+                      heldout=dict(SETTINGS["heldout"], sequences=16),
+                      acceptance=dict(SETTINGS["acceptance"], sequences=16))
+
+
+# ---------------------------------------------------------------------------------------------
+# Data
+
+
+def filler(rng, data):
+    """Random letters (repeats allowed): none with probability filler_none, else 1..filler_max."""
+    if rng.random() < data["filler_none"]:
+        return []
+    return [rng.choice(LETTERS) for _ in range(rng.randint(1, data["filler_max"]))]
+
+
+def make_letters(rng, data):
+    """One training sequence of letters: filler, a segment of distinct letters, filler, the same
+    segment again, and so on until data["letters"] letters (the last piece is cut there).
+    Filler can be empty, so "abcdefghi" + "abcdefghi" with nothing around is a possible start."""
+    letters = []
+    while len(letters) < data["letters"]:
+        letters += filler(rng, data)
+        segment = rng.sample(LETTERS, rng.randint(data["segment_min"], data["segment_max"]))
+        letters += segment
+        letters += filler(rng, data)
+        letters += segment
+    return letters[:data["letters"]]
+
+
+def ids_of(letters):
+    """Input ids of <s> followed by the letters."""
+    return [START] + [VOCAB.index(c) for c in letters]
+
+
+def training_batch(rng, settings):
+    """A fresh batch: LongTensor [batch, n_ctx]."""
+    return torch.tensor([ids_of(make_letters(rng, settings["data"])) for _ in range(settings["batch"])])
+
+
+def repeated_batch(rng, count, segment_min, segment_max, filler_max, length):
+    """Sequences <s>, f random letters, a segment S of distinct letters, S again, random letters up
+    to `length` tokens. Returns (ids LongTensor [count, length], starts) where starts[b] = (first,
+    second, L): the positions of the two copies of S and its length."""
+    rows, starts = [], []
+    for _ in range(count):
+        f = rng.randint(0, filler_max)
+        L = rng.randint(segment_min, segment_max)
+        segment = rng.sample(LETTERS, L)
+        letters = [rng.choice(LETTERS) for _ in range(f)] + segment + segment
+        letters += [rng.choice(LETTERS) for _ in range(length - 1 - len(letters))]
+        rows.append(ids_of(letters))
+        starts.append((1 + f, 1 + f + L, L))
+    return torch.tensor(rows), starts
+
+
+def heldout_batch(settings):
+    h = settings["heldout"]
+    rng = random.Random(settings["seed"] + h["seed_offset"])
+    return repeated_batch(rng, h["sequences"], h["segment_min"], h["segment_max"], h["filler_max"],
+                          settings["n_ctx"])
+
+
+def acceptance_batch(settings):
+    a = settings["acceptance"]
+    rng = random.Random(settings["seed"] + a["seed_offset"])
+    n = 1 + 2 * a["segment"]
+    return repeated_batch(rng, a["sequences"], a["segment"], a["segment"], 0, n)
+
+
+# ---------------------------------------------------------------------------------------------
+# The model
+
+
+def sinusoidal(n_ctx, d_model):
+    """P[i][2k] = sin(i / 10000^(2k/d_model)), P[i][2k+1] = cos(i / 10000^(2k/d_model)): [n_ctx, d_model]."""
+    P = torch.zeros(n_ctx, d_model, dtype=torch.float64)
+    for i in range(n_ctx):
+        for k in range(d_model // 2):
+            angle = i / 10000 ** (2 * k / d_model)
+            P[i, 2 * k] = math.sin(angle)
+            P[i, 2 * k + 1] = math.cos(angle)
+    return P
+
+
+class AttentionOnly(torch.nn.Module):
+    """x = E[ids] + P; per layer x += sum over heads of (softmax(causal q.k / sqrt(d_head)) v) W_O;
+    logits = x W_U. No biases, no layer norm, no MLP."""
+
+    def __init__(self, d_model, n_layers, n_heads, d_head, n_ctx, embed_std=1.0):
+        super().__init__()
+        self.d_head = d_head
+        normal = torch.nn.init.normal_
+        L, H, d, e = n_layers, n_heads, d_model, d_head
+        self.embed = torch.nn.Parameter(normal(torch.empty(len(VOCAB), d), std=embed_std))       # [27, d]
+        self.w_q = torch.nn.Parameter(normal(torch.empty(L, H, d, e), std=d ** -0.5))      # [L, H, d, e]
+        self.w_k = torch.nn.Parameter(normal(torch.empty(L, H, d, e), std=d ** -0.5))      # [L, H, d, e]
+        self.w_v = torch.nn.Parameter(normal(torch.empty(L, H, d, e), std=d ** -0.5))      # [L, H, d, e]
+        self.w_o = torch.nn.Parameter(normal(torch.empty(L, H, e, d), std=(H * e) ** -0.5))  # [L, H, e, d]
+        self.unembed = torch.nn.Parameter(normal(torch.empty(d, len(OUTPUTS)), std=d ** -0.5))  # [d, 26]
+        self.register_buffer("positions", sinusoidal(n_ctx, d_model).float())              # [n_ctx, d]
+
+    def forward(self, ids):
+        """ids [B, n] -> (logits [B, n, 26], attention: one [B, H, n, n] per layer)."""
+        n = ids.shape[1]
+        x = self.embed[ids] + self.positions[:n].to(self.embed.dtype)                      # [B, n, d]
+        future = torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)                # j > i
+        attention = []
+        for l in range(self.w_q.shape[0]):
+            q = torch.einsum("bnd,hde->bhne", x, self.w_q[l])                               # [B, H, n, e]
+            k = torch.einsum("bnd,hde->bhne", x, self.w_k[l])                               # [B, H, n, e]
+            v = torch.einsum("bnd,hde->bhne", x, self.w_v[l])                               # [B, H, n, e]
+            scores = q @ k.transpose(-1, -2) / math.sqrt(self.d_head)                       # [B, H, n, n]
+            A = torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1)            # [B, H, n, n]
+            z = A @ v                                                                       # [B, H, n, e]
+            x = x + torch.einsum("bhne,hed->bnd", z, self.w_o[l])                           # [B, n, d]
+            attention.append(A)
+        return x @ self.unembed, attention                                                 # [B, n, 26]
+
+
+def new_model(settings):
+    s = settings
+    return AttentionOnly(s["d_model"], s["n_layers"], s["n_heads"], s["d_head"], s["n_ctx"],
+                         embed_std=s["init_std"]["embed"])
+
+
+def token_losses(logits, ids):
+    """Cross-entropy of logits at position i against token i+1, for i = 0..n-2: [B, n-1].
+    Token i+1 is a letter, whose output class is its id - 1."""
+    targets = ids[:, 1:] - 1                                                               # [B, n-1]
+    return torch.nn.functional.cross_entropy(logits[:, :-1].transpose(1, 2), targets, reduction="none")
+
+
+# ---------------------------------------------------------------------------------------------
+# Measures
+
+
+def icl_score(model, heldout):
+    """Mean loss on the second copy of S minus mean loss on the first (predictions of letters 2..L
+    of each copy): about 0 at random init, strongly negative once the induction head works."""
+    ids, starts = heldout
+    with torch.no_grad():
+        losses = token_losses(model(ids)[0], ids)                                          # [B, n-1]
+    first, second = [], []
+    for b, (p1, p2, L) in enumerate(starts):
+        # the prediction of the letter at position t is made at position t - 1
+        first.append(losses[b, p1:p1 + L - 1].mean())
+        second.append(losses[b, p2:p2 + L - 1].mean())
+    return float(torch.stack(second).mean() - torch.stack(first).mean())
+
+
+def head_scores(attention, starts, n_ctx_used):
+    """Per head of layer 1: mean weight from i on i-1 (i >= 1). Per head of layer 2: mean weight,
+    from each letter of the second copy, on the letter after that letter's first occurrence."""
+    A1, A2 = attention[0], attention[1]                                                    # [B, H, n, n]
+    i = torch.arange(1, n_ctx_used)
+    previous = A1[:, :, i, i - 1].mean(dim=(0, 2))                                         # [H]
+    induction = []
+    for b, (p1, p2, L) in enumerate(starts):
+        q = torch.arange(p2, p2 + L)           # the letters of the second copy
+        target = q - (p2 - p1) + 1             # the letter after the first occurrence
+        induction.append(A2[b, :, q, target])                                              # [H, L]
+    induction = torch.cat(induction, dim=1).mean(dim=1)                                    # [H]
+    return previous.tolist(), induction.tolist()
+
+
+def acceptance(model, batch, induction_head):
+    """On <s> + S + S (S = 9 distinct letters): the induction head's mean weight on the letter after
+    the first occurrence, and the argmax accuracy of the predictions of the second copy's letters
+    2..9. Both over the second copy's letters 1..8 (the ones whose next letter is predicted);
+    the weight over all 9 letters is given too."""
+    ids, starts = batch
+    layer, head = induction_head
+    with torch.no_grad():
+        logits, attention = model(ids)
+    A = attention[layer][:, head]                                                          # [B, n, n]
+    p1, p2, L = starts[0]                      # the same layout in every sequence: 1, 10, 9
+    q = torch.arange(p2, p2 + L)               # the second copy's letters
+    target = q - (p2 - p1) + 1
+    weights = A[:, q, target]                                                              # [B, L]
+    predicted = logits[:, p2:p2 + L - 1].argmax(dim=-1) + 1                                # ids [B, L-1]
+    correct = (predicted == ids[:, p2 + 1:p2 + L]).float()
+    return {"induction_weight": float(weights[:, :L - 1].mean()),
+            "induction_weight_all": float(weights.mean()),
+            "accuracy": float(correct.mean())}
+
+
+def abcdabc(model, induction_head):
+    """The induction head's weights from the second "c" of <s> a b c d a b c (position 7)."""
+    ids = torch.tensor([ids_of("abcdabc")])
+    with torch.no_grad():
+        attention = model(ids)[1]
+    row = attention[induction_head[0]][0, induction_head[1], 7]
+    return [float(w) for w in row[:8]]
+
+
+# ---------------------------------------------------------------------------------------------
+# Export: float32 little-endian, row-major, base64
+
+
+def encode(tensor):
+    array = np.ascontiguousarray(tensor.detach().cpu().numpy().astype("<f4"))
+    return {"shape": list(array.shape), "data": base64.b64encode(array.tobytes()).decode("ascii")}
+
+
+def decode(t):
+    """A float64 numpy array from an exported tensor."""
+    raw = np.frombuffer(base64.b64decode(t["data"]), dtype="<f4")
+    return raw.reshape(t["shape"]).astype(np.float64)
+
+
+def checkpoint_json(step, state):
+    """The file of one checkpoint from a state dict of AttentionOnly."""
+    return {
+        "step": step,
+        "encoding": "float32-le-base64",
+        "embed": encode(state["embed"]),                                                   # [27, d]
+        "unembed": encode(state["unembed"]),                                               # [d, 26]
+        "layers": [{"w_q": encode(state["w_q"][l]), "w_k": encode(state["w_k"][l]),        # [H, d, e]
+                    "w_v": encode(state["w_v"][l]), "w_o": encode(state["w_o"][l])}       # [H, e, d]
+                   for l in range(state["w_q"].shape[0])],
+    }
+
+
+def model_from_files(config, checkpoint, dtype=torch.float32):
+    """An AttentionOnly holding the weights of an exported checkpoint (decoded, then cast to dtype)."""
+    model = AttentionOnly(config["d_model"], config["n_layers"], config["n_heads"], config["d_head"],
+                          config["n_ctx"]).to(dtype)
+    with torch.no_grad():
+        model.embed.copy_(torch.from_numpy(decode(checkpoint["embed"])))
+        model.unembed.copy_(torch.from_numpy(decode(checkpoint["unembed"])))
+        for l, layer in enumerate(checkpoint["layers"]):
+            for name in ("w_q", "w_k", "w_v", "w_o"):
+                getattr(model, name)[l].copy_(torch.from_numpy(decode(layer[name])))
+        model.positions.copy_(sinusoidal(config["n_ctx"], config["d_model"]))
+    return model
+
+
+def numpy_forward(config, checkpoint, ids):
+    """The same math in float64 numpy, written out plainly, on the decoded weights: one sequence
+    of ids -> {"attention": [layer][head] n x n, "logits": n x 26}. A second implementation to
+    check the torch one against."""
+    d, H, e = config["d_model"], config["n_heads"], config["d_head"]
+    n = len(ids)
+    P = np.zeros((n, d))
+    for i in range(n):
+        for k in range(d // 2):
+            angle = i / 10000 ** (2 * k / d)
+            P[i, 2 * k], P[i, 2 * k + 1] = math.sin(angle), math.cos(angle)
+    x = decode(checkpoint["embed"])[ids] + P                                               # [n, d]
+    attention = []
+    for layer in checkpoint["layers"]:
+        W_Q, W_K, W_V, W_O = (decode(layer[name]) for name in ("w_q", "w_k", "w_v", "w_o"))
+        update = np.zeros_like(x)
+        heads = []
+        for h in range(H):
+            q, k, v = x @ W_Q[h], x @ W_K[h], x @ W_V[h]                                   # [n, e]
+            A = np.zeros((n, n))
+            for i in range(n):
+                s = q[i] @ k[:i + 1].T / math.sqrt(e)                                      # [i+1]
+                w = np.exp(s - s.max())
+                A[i, :i + 1] = w / w.sum()
+            update += (A @ v) @ W_O[h]                                                     # [n, d]
+            heads.append(A)
+        x = x + update
+        attention.append(heads)
+    return {"attention": attention, "logits": x @ decode(checkpoint["unembed"])}
+
+
+# ---------------------------------------------------------------------------------------------
+# Training
+
+
+def train(settings, say=print):
+    """Train from the seed. Returns the run: a snapshot (step, state dict, loss, icl) every
+    curve_every steps, step 0 and the last included, and the curve."""
+    s = settings
+    torch.set_num_threads(s["threads"])
+    # Without this, the gradient of E[ids] adds up its rows in an order that varies from run to run.
+    torch.use_deterministic_algorithms(s["deterministic"])
+    torch.manual_seed(s["seed"])
+    random.seed(s["seed"])
+    rng = random.Random(s["seed"])  # the training batches' own generator, from the same seed
+    model = new_model(s)
+    optimizer = torch.optim.Adam(model.parameters(), lr=s["lr"], betas=tuple(s["betas"]))
+    heldout = heldout_batch(s)
+    snapshots, curve = [], []
+    for step in range(s["steps"] + 1):
+        ids = training_batch(rng, s)
+        loss = token_losses(model(ids)[0], ids).mean()
+        # The loss at step N is that of the weights after N updates, on a batch they never saw.
+        if step % s["curve_every"] == 0 or step == s["steps"]:
+            icl = icl_score(model, heldout)
+            state = {k: v.detach().clone() for k, v in model.state_dict().items() if k != "positions"}
+            snapshots.append({"step": step, "state": state, "loss": loss.item(), "icl": icl})
+            curve.append([step, round(loss.item(), 4), round(icl, 4)])
+            if step % (10 * s["curve_every"]) == 0 or step == s["steps"]:
+                say(f"step {step:5d}  loss {loss.item():.4f}  icl {icl:+.4f}")
+        if step == s["steps"]:
+            break
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    return {"snapshots": snapshots, "curve": curve, "model": model}
+
+
+def drop_steps(snapshots):
+    """The steps at which the in-context-learning score first reaches 10%, 50% and 90% of its
+    final value: the start, the middle and the end of the drop."""
+    final = snapshots[-1]["icl"]
+    found = {}
+    for fraction in (0.1, 0.5, 0.9):
+        found[fraction] = next((s["step"] for s in snapshots if s["icl"] <= fraction * final), snapshots[-1]["step"])
+    return found
+
+
+def pick_checkpoints(snapshots, keep_min):
+    """The snapshots kept: step 0 and the last; four evenly spread before the drop starts; the
+    steps where the score first reaches 10, 30, 50, 70, 80 and 90% of its final value; three
+    evenly spread after; then, while fewer than keep_min, the middle of the widest gap."""
+    steps = [s["step"] for s in snapshots]
+    final = snapshots[-1]["icl"]
+
+    def nearest(step):
+        return min(steps, key=lambda t: (abs(t - step), t))
+
+    def reaching(fraction):
+        return next((s["step"] for s in snapshots if s["icl"] <= fraction * final), steps[-1])
+
+    start, end, last = reaching(0.1), reaching(0.9), steps[-1]
+    kept = {0, last}
+    kept |= {nearest(start * k / 5) for k in range(1, 5)}
+    kept |= {reaching(f) for f in (0.1, 0.3, 0.5, 0.7, 0.8, 0.9)}
+    kept |= {nearest(end + (last - end) * k / 4) for k in range(1, 4)}
+    while len(kept) < min(keep_min, len(steps)):
+        ordered = sorted(kept)
+        a, b = max(zip(ordered, ordered[1:]), key=lambda gap: gap[1] - gap[0])
+        middle = nearest((a + b) / 2)
+        if middle in kept:  # no snapshot between them: take any step not kept yet
+            middle = next(t for t in steps if t not in kept)
+        kept.add(middle)
+    return [s for s in snapshots if s["step"] in kept]
+
+
+def model_config(settings):
+    return {"vocab": VOCAB, "outputs": OUTPUTS,
+            **{k: settings[k] for k in ("d_model", "n_layers", "n_heads", "d_head", "n_ctx")},
+            "positions": "sinusoidal"}
+
+
+def export(run, settings, out, heads, say=print):
+    """Write model.json and one step-NNNNN.json per kept checkpoint into out. Returns (config, kept)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("step-*.json"):
+        old.unlink()
+    kept = pick_checkpoints(run["snapshots"], settings["keep_min"])
+    entries = []
+    for snap in kept:
+        name = f"step-{snap['step']:05d}.json"
+        (out / name).write_text(json.dumps(checkpoint_json(snap["step"], snap["state"])) + "\n", encoding="utf-8")
+        entries.append({"step": snap["step"], "file": name, "loss": round(snap["loss"], 4),
+                        "icl": round(snap["icl"], 4)})
+    config = dict(model_config(settings),
+                  heads={"previous_token": heads[0], "induction": heads[1]},
+                  checkpoints=entries,
+                  curve=run["curve"],
+                  training=dict(settings, torch=torch.__version__, numpy=np.__version__,
+                                python=sys.version.split()[0]))
+    (out / "model.json").write_text(readable_json(config) + "\n", encoding="utf-8")
+    say(f"kept {len(kept)} checkpoints: " + ", ".join(str(s["step"]) for s in kept))
+    return config, kept
+
+
+def readable_json(value):
+    """JSON with one line per innermost list (a row of the curve, the vocabulary, a shape)."""
+    text = json.dumps(value, indent=1)
+    return re.sub(r"\[([^\[\]{}]*)\]", lambda m: "[" + ", ".join(part.strip() for part in m.group(1).split(",")) + "]"
+                  if m.group(1).strip() else "[]", text)
+
+
+def load_exported(out):
+    """model.json and every checkpoint file it lists, as read back from disk."""
+    config = json.loads((out / "model.json").read_text(encoding="utf-8"))
+    checkpoints = {c["step"]: json.loads((out / c["file"]).read_text(encoding="utf-8"))
+                   for c in config["checkpoints"]}
+    return config, checkpoints
+
+
+def torch_case(config, checkpoint, letters):
+    """PyTorch's forward in float64 on the exported weights: one case of the fixture."""
+    model = model_from_files(config, checkpoint, dtype=torch.float64)
+    with torch.no_grad():
+        logits, attention = model(torch.tensor([ids_of(letters)]))
+    return {"checkpoint": checkpoint["step"], "letters": letters,
+            "attention": [[a[0, h].tolist() for h in range(a.shape[1])] for a in attention],
+            "logits": logits[0].tolist()}
+
+
+def fixture_letters(settings):
+    """The three inputs of the fixture: abcdabc, abcdefghi twice, and 39 letters by the data rule."""
+    rng = random.Random(settings["seed"] + 2)
+    return ["abcdabc", "abcdefghi" * 2, "".join(make_letters(rng, dict(settings["data"], letters=39)))]
+
+
+def write_fixture(config, checkpoints, middle_step, settings, path):
+    steps = [config["checkpoints"][0]["step"], middle_step, config["checkpoints"][-1]["step"]]
+    cases = [torch_case(config, checkpoints[step], letters)
+             for step in steps for letters in fixture_letters(settings)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # json.dumps writes floats with repr: the shortest text that reads back as the same double
+    path.write_text(json.dumps({"cases": cases}) + "\n", encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+# The full run
+
+
+def main_train(out):
+    settings = SETTINGS
+    # The fixture goes with model/; a run into another folder keeps its fixture there.
+    fixture = FIXTURE if out.resolve() == (ROOT / "model").resolve() else out / FIXTURE.name
+    lines = []
+
+    def say(line=""):
+        print(line, flush=True)
+        lines.append(line)
+
+    say(f"Training the letter model: torch {torch.__version__}, seed {settings['seed']}, "
+        f"{settings['steps']} steps of {settings['batch']} sequences, Adam lr {settings['lr']}")
+    say(f"d_model {settings['d_model']}, {settings['n_layers']} layers of {settings['n_heads']} heads "
+        f"(d_head {settings['d_head']}), n_ctx {settings['n_ctx']}, sinusoidal positions")
+    began = time.monotonic()
+    run = train(settings, say)
+    seconds = time.monotonic() - began
+
+    # The heads, found on the held-out batch with the last weights.
+    model = run["model"]
+    ids, starts = heldout_batch(settings)
+    with torch.no_grad():
+        attention = model(ids)[1]
+    previous, induction = head_scores(attention, starts, settings["n_ctx"])
+    heads = ([0, int(np.argmax(previous))], [1, int(np.argmax(induction))])
+    say("layer 1, mean weight on the previous token, per head: " + ", ".join(f"{w:.3f}" for w in previous))
+    say("layer 2, mean weight on the token after the earlier occurrence, per head: "
+        + ", ".join(f"{w:.3f}" for w in induction))
+    say(f"previous-token head {heads[0]}, induction head {heads[1]} ([layer, head], 0-based)")
+
+    drop = drop_steps(run["snapshots"])
+    say(f"the in-context-learning score reaches 10% / 50% / 90% of its final value at steps "
+        f"{drop[0.1]} / {drop[0.5]} / {drop[0.9]}")
+    config, kept = export(run, settings, out, heads, say)
+    _, checkpoints = load_exported(out)
+    middle = min((c["step"] for c in config["checkpoints"]), key=lambda t: abs(t - drop[0.5]))
+    write_fixture(config, checkpoints, middle, settings, fixture)
+
+    say("kept checkpoints: step, loss, icl, previous-token head's and induction head's scores (held-out)")
+    for entry in config["checkpoints"]:
+        with torch.no_grad():
+            attention = model_from_files(config, checkpoints[entry["step"]])(ids)[1]
+        previous, induction = head_scores(attention, starts, settings["n_ctx"])
+        say(f"  {entry['step']:5d}  {entry['loss']:.4f}  {entry['icl']:+.4f}  "
+            f"{previous[heads[0][1]]:.3f}  {induction[heads[1][1]]:.3f}")
+
+    # Acceptance, on the weights as exported (read back from the files).
+    a = settings["acceptance"]
+    batch = acceptance_batch(settings)
+    ok = True
+    figures = {}
+    for step in (config["checkpoints"][-1]["step"], 0):
+        m = model_from_files(config, checkpoints[step])
+        figures[step] = acceptance(m, batch, heads[1])
+        f = figures[step]
+        say(f"step {step}: on <s> + 9 distinct letters + the same 9: induction head weight on the token after "
+            f"the earlier occurrence {f['induction_weight']:.3f} (all 9 letters: {f['induction_weight_all']:.3f}), "
+            f"next-letter accuracy {f['accuracy']:.3f}")
+    last, first = figures[config["checkpoints"][-1]["step"]], figures[0]
+    if last["induction_weight"] < a["min_induction_weight"] or last["accuracy"] < a["min_accuracy"]:
+        say(f"FAIL: the last checkpoint needs weight >= {a['min_induction_weight']} and accuracy >= {a['min_accuracy']}")
+        ok = False
+    if first["induction_weight"] >= a["min_induction_weight"] or first["accuracy"] >= a["min_accuracy"]:
+        say("FAIL: the step-0 checkpoint should not meet the acceptance figures")
+        ok = False
+    row = abcdabc(model_from_files(config, checkpoints[config["checkpoints"][-1]["step"]]), heads[1])
+    say("a b c d a b c: the induction head from the second c (position 7) weighs positions 0..7 "
+        + " ".join(f"{w:.3f}" for w in row))
+    if int(np.argmax(row)) != 4:
+        say("FAIL: its largest weight should be on the d (position 4)")
+        ok = False
+    say("acceptance: " + ("PASS" if ok else "FAIL"))
+    (out / "training-log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"trained in {seconds:.0f} s; wrote {out}/ and {fixture}")
+    return 0 if ok else 1
+
+
+# ---------------------------------------------------------------------------------------------
+# --check
+
+
+def app_model():
+    """app/model.py's Model, if it exists and has from_json; else None."""
+    if not (ROOT / "app" / "model.py").exists():
+        return None
+    module = importlib.import_module("app.model")
+    model = getattr(module, "Model", None)
+    return model if model is not None and hasattr(model, "from_json") else None
+
+
+def largest_difference(a, b):
+    return float(np.max(np.abs(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))))
+
+
+def main_check():
+    settings = CHECK_SETTINGS
+    failures = 0
+
+    def check(name, ok, detail=""):
+        nonlocal failures
+        failures += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {name}{': ' + detail if detail else ''}", flush=True)
+
+    began = time.monotonic()
+    run = train(settings, say=lambda line: None)
+    Model = app_model()
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder)
+        config, kept = export(run, settings, out, ([0, 0], [1, 0]), say=lambda line: None)
+        config, checkpoints = load_exported(out)
+        check("model.json names every checkpoint file, in step order",
+              [c["step"] for c in config["checkpoints"]] == sorted(checkpoints) and 0 in checkpoints
+              and all((out / c["file"]).exists() for c in config["checkpoints"]))
+        L, H, d, e = settings["n_layers"], settings["n_heads"], settings["d_model"], settings["d_head"]
+        shapes_ok = True
+        for snap in kept:
+            c = checkpoints[snap["step"]]
+            shapes_ok &= c["embed"]["shape"] == [27, d] and c["unembed"]["shape"] == [d, 26]
+            for l in range(L):
+                layer = c["layers"][l]
+                shapes_ok &= all(layer[n]["shape"] == [H, d, e] for n in ("w_q", "w_k", "w_v"))
+                shapes_ok &= layer["w_o"]["shape"] == [H, e, d]
+                for name in ("w_q", "w_k", "w_v", "w_o"):  # bit for bit what was trained
+                    shapes_ok &= np.array_equal(decode(layer[name]), snap["state"][name][l].double().numpy())
+        check("the exported shapes are those of the format, the weights those trained", shapes_ok)
+
+        rng = random.Random(7)
+        inputs = ["abcdabc", "abcdefghi" * 2, "".join(make_letters(rng, dict(settings["data"], letters=39)))]
+        worst32, worst64, worst_app = 0.0, 0.0, 0.0
+        for step, checkpoint in checkpoints.items():
+            reloaded = model_from_files(config, checkpoint)                    # float32, as a trainer would
+            reloaded64 = model_from_files(config, checkpoint, torch.float64)
+            app = Model.from_json(config, checkpoint) if Model else None
+            for letters in inputs:
+                ids = ids_of(letters)
+                reference = numpy_forward(config, checkpoint, ids)
+                with torch.no_grad():
+                    for m, dtype in ((reloaded, "32"), (reloaded64, "64")):
+                        logits, attention = m(torch.tensor([ids]))
+                        diff = max(largest_difference(logits[0], reference["logits"]),
+                                   largest_difference(torch.stack([a[0] for a in attention]), reference["attention"]))
+                        if dtype == "32":
+                            worst32 = max(worst32, diff)
+                        else:
+                            worst64 = max(worst64, diff)
+                if app:
+                    result = app.run(ids)
+                    worst_app = max(worst_app, largest_difference(result["logits"], reference["logits"]),
+                                    largest_difference(result["attention"], reference["attention"]))
+        check("the reloaded torch forward (float32) equals a float64 forward on the decoded weights",
+              worst32 < 1e-4, f"largest difference {worst32:.1e} (< 1e-4)")
+        check("the reloaded torch forward in float64 equals it", worst64 < 1e-9,
+              f"largest difference {worst64:.1e} (< 1e-9)")
+        if Model:
+            check("app/model.py's Model.run equals it", worst_app < 1e-9, f"largest difference {worst_app:.1e} (< 1e-9)")
+        else:
+            print("skip app/model.py has no Model.from_json yet")
+
+    # The committed model, if there is one: its checkpoints still give the fixture's numbers.
+    committed = ROOT / "model"
+    if (committed / "model.json").exists() and FIXTURE.exists():
+        config, checkpoints = load_exported(committed)
+        cases = json.loads(FIXTURE.read_text(encoding="utf-8"))["cases"]
+        worst, worst_app = 0.0, 0.0
+        for case in cases:
+            checkpoint = checkpoints[case["checkpoint"]]
+            reference = numpy_forward(config, checkpoint, ids_of(case["letters"]))
+            worst = max(worst, largest_difference(case["logits"], reference["logits"]),
+                        largest_difference(case["attention"], reference["attention"]))
+            if Model:
+                result = Model.from_json(config, checkpoint).run(ids_of(case["letters"]))
+                worst_app = max(worst_app, largest_difference(case["logits"], result["logits"]),
+                                largest_difference(case["attention"], result["attention"]))
+        check(f"model/ and {FIXTURE.relative_to(ROOT)} agree ({len(cases)} cases)", worst < 1e-9,
+              f"largest difference {worst:.1e} (< 1e-9)")
+        if Model:
+            check("app/model.py reproduces the fixture", worst_app < 1e-9, f"largest difference {worst_app:.1e} (< 1e-9)")
+    print(f"{'all checks passed' if not failures else f'{failures} check(s) failed'} "
+          f"in {time.monotonic() - began:.0f} s")
+    return 1 if failures else 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "model", help="folder of the model files (default: model/)")
+    parser.add_argument("--check", action="store_true", help="a tiny run into a temporary folder, checked (< 1 minute)")
+    args = parser.parse_args(argv)
+    return main_check() if args.check else main_train(args.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
