@@ -47,3 +47,10 @@ class Engine:
 
     def detach(self, number):
         self.pages.pop(number, None)
+
+    def figures(self):
+        """What `make bench` reads of the engine's own work, as JSON text: the last forward pass of
+        the trained model among the widgets (ms, null when none is in model mode)."""
+        passes = [page.record.ms for page in self.pages.values()
+                  if page.settings is not None and page.settings.mode == "model" and page.record is not None]
+        return json.dumps({"forward_ms": passes[-1] if passes else None})

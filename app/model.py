@@ -24,6 +24,7 @@ import json
 import math
 import os
 import sys
+import time
 from array import array
 from operator import mul
 
@@ -82,7 +83,7 @@ def nearest_step(step):
     return min(kept, key=lambda s: (abs(s - step), s))
 
 
-@functools.lru_cache(maxsize=4)  # a slider moved back and forth reads each file once
+@functools.lru_cache(maxsize=16)  # a slider moved back and forth reads each of the ~15 files once (~0.4 MB each)
 def checkpoint(step):
     """The Model of the kept checkpoint at training step `step`."""
     file = next(c["file"] for c in config()["checkpoints"] if c["step"] == step)
@@ -123,10 +124,18 @@ def letters(text, limit):
 
 # -- the forward pass -----------------------------------------------------------------------
 
+def dot(a, b):
+    """Σ a_i · b_i (math.sumprod where Python has it, 3.12 on: the page's Python does)."""
+    return sum(map(mul, a, b))
+
+
+dot = getattr(math, "sumprod", dot)
+
+
 def matmul(a, b):
     """a (n × m) · b (m × p), lists of rows."""
     columns = list(zip(*b))
-    return [[sum(map(mul, row, col)) for col in columns] for row in a]
+    return [[dot(row, col) for col in columns] for row in a]
 
 
 def softmax(logits):
@@ -153,6 +162,12 @@ class Model:
         for layer in layers:  # W_O of every head one under the other: (heads · d_head) × d_model
             layer["w_o_stacked"] = [row for w_o in layer["w_o"] for row in w_o]
         self.d_model, self.d_head = len(embed[0]), len(layers[0]["w_q"][0][0])
+        # Layer 1 reads x_i = E[t_i] + P_i, so x_i · W = E[t_i] · W + P_i · W: each head's q, k, v
+        # there are two rows added, from tables made once a checkpoint (vocab × d_head and
+        # n_ctx × d_head a head and matrix): the same numbers, a fifth of the pass's work saved.
+        self.positions = positions(self.n_ctx, self.d_model)  # P, n_ctx × d_model
+        self.first = {name: [(matmul(embed, w), matmul(self.positions, w)) for w in layers[0][name]]
+                      for name in ("w_q", "w_k", "w_v")}
 
     @classmethod
     def from_json(cls, config, checkpoint):
@@ -169,14 +184,18 @@ class Model:
         n × n, "z": [layer][head] n × d_head (A · v), "residual": [layer] n × d (after it),
         "logits": n × 26, "probs": n × 26}."""
         n, scale = len(ids), math.sqrt(self.d_head)
-        x = [[e + p for e, p in zip(self.embed[t], row)] for t, row in zip(ids, positions(n, self.d_model))]
+        x = [[e + p for e, p in zip(self.embed[t], row)] for t, row in zip(ids, self.positions)]
         out = {"embedded": x, "q": [], "k": [], "v": [], "attention": [], "z": [], "residual": []}
-        for layer in self.layers:
+        for number, layer in enumerate(self.layers):
             heads = {"q": [], "k": [], "v": [], "attention": [], "z": []}
-            for w_q, w_k, w_v in zip(layer["w_q"], layer["w_k"], layer["w_v"]):
-                q, k, v = matmul(x, w_q), matmul(x, w_k), matmul(x, w_v)  # n × d_head each
-                a = [softmax([sum(map(mul, q[i], k[j])) / scale for j in range(i + 1)]) + [0.0] * (n - 1 - i)
-                     for i in range(n)]  # n × n, 0 after the diagonal (causal)
+            for h, (w_q, w_k, w_v) in enumerate(zip(layer["w_q"], layer["w_k"], layer["w_v"])):
+                if number == 0:  # (from the tables: E[t_i] · W + P_i · W)
+                    q, k, v = ([[a + b for a, b in zip(by_token[t], by_position[i])] for i, t in enumerate(ids)]
+                               for by_token, by_position in (self.first[name][h] for name in ("w_q", "w_k", "w_v")))
+                else:
+                    q, k, v = matmul(x, w_q), matmul(x, w_k), matmul(x, w_v)  # n × d_head each
+                a = [softmax([dot(q_i, k_j) / scale for k_j in k[:i + 1]]) + [0.0] * (n - 1 - i)
+                     for i, q_i in enumerate(q)]  # n × n, 0 after the diagonal (causal)
                 z = matmul(a, v)  # n × d_head: each position's mix of the values it looks at
                 for name, value in (("q", q), ("k", k), ("v", v), ("attention", a), ("z", z)):
                     heads[name].append(value)
@@ -203,7 +222,9 @@ class Record:
         self.model, self.tokens, self.skipped, self.cut = model, tokens, list(skipped), cut
         self.step = model.step
         self.n_q = self.n_k = len(tokens)
+        began = time.perf_counter()
         run = self.run = model.run(model.ids(tokens))
+        self.ms = (time.perf_counter() - began) * 1000  # the forward pass's time (`make bench`)
         self.attention = run["attention"]
         self.probs = run["probs"]
         outputs = model.outputs

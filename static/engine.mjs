@@ -17,9 +17,10 @@
                                       engine's time on it)
      {type: "failed", detail}         Python could not start
      {type: "trial", result}          how the trial of a snapshot just stored went
-     {type: "figures", memory, transferred, compiledBy}  Python's wasm memory, the bytes this
-                                      worker fetched, and who compiled Python's wasm, "page" or
-                                      "engine" (asked by `make bench` and the tests)
+     {type: "figures", memory, transferred, compiledBy, python}  Python's wasm memory, the bytes
+                                      this worker fetched, who compiled Python's wasm, "page" or
+                                      "engine", and Python's own figures (app/engine.py, `figures`)
+                                      (asked by `make bench` and the tests)
    It first tells the page that started it {type: "listening"} (which sends nothing before),
    asks it {type: "compile", url, answer} (Python's wasm, see below),
    and takes from it {type: "wasm", module}, {type: "quiet"} (the student paused: the snapshot of later visits may be
@@ -167,7 +168,8 @@ self.onmessage = (event) => {
     if (compiledBy === "engine") self.postMessage({ type: "compile", url: WASM, answer: false });
   } else if (data.type === "figures") {
     const transferred = performance.getEntriesByType("resource").reduce((sum, r) => sum + r.transferSize, 0);
-    tell({ type: "figures", memory: pyodide ? wasmMemoryBytes(pyodide) : 0, transferred, compiledBy });
+    tell({ type: "figures", memory: pyodide ? wasmMemoryBytes(pyodide) : 0, transferred, compiledBy,
+           python: engine ? JSON.parse(engine.figures()) : null });
   }
 };
 

@@ -176,7 +176,10 @@ def render_head(record, layer, head, focus, lang, mark=None):
     head_cells = "".join(f'<th scope="col" data-col="{j}"><span>{esc(name)}</span></th>' for j, name in enumerate(names))
     rows = []
     for i in range(n):
-        cells = [CELLS[whole_percent(w)] for w in weights[i][:i + 1]] + ['<td class="masked">·</td>'] * (n - 1 - i)
+        # (after the diagonal, masked: one cell spans the row's rest, half the table's cells at no loss)
+        cells = [CELLS[whole_percent(w)] for w in weights[i][:i + 1]]
+        if i < n - 1:
+            cells.append(f'<td class="masked" colspan="{n - 1 - i}">·</td>')
         if mark is not None and mark[0] == i:  # (its number, then said to be on the path)
             cells[mark[1]] = (cells[mark[1]].replace('">', ' path">', 1)
                               .replace("</td>", f'<span class="sr-only"> {esc(text(lang, "model_on_path"))}</span></td>'))

@@ -57,7 +57,7 @@ def test_every_head_table_equals_the_numpy_forward_pass(model_page):
     patterns, _ = ref.forward(ref.weights(CONFIG["checkpoints"][-1]["file"]), ids_of("abcdabc"))
     for layer in range(CONFIG["n_layers"]):
         for head in range(CONFIG["n_heads"]):
-            expected = [[str(whole(w)) if j <= i else "·" for j, w in enumerate(row)]
+            expected = [[str(whole(w)) for w in row[:i + 1]] + (["·"] if i < len(row) - 1 else [])
                         for i, row in enumerate(patterns[layer][head])]
             assert table_cells(page, layer, head) == expected, (layer, head)
             np.testing.assert_allclose(state["model"]["attention"][layer][head], patterns[layer][head],
