@@ -32,20 +32,20 @@ import gc
 import time
 import traceback
 
-from app import contract, editing, guessing, model, path, render, settings as schema, sharing
+from app import contract, editing, guessing, path, render, settings as schema, sharing
 from app.grid import Grid
 from app.i18n import LANGS, text
 from app.quiz import Session
 from app.remote import Context, Helpers
 from app.row_parts import RowParts
 from app.views.controls import slope_value, temperature_value
+from app.views.model import checkpoint_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
 # The controls whose values the page's thread sends with every event (the only ones read by id).
 READ = ("sentence-input", "mm-q", "mm-k", "mm-v", "cmp-text", "cmp-step", "swap-a", "swap-b", "guess-pct")
 # Sliders that follow live, and what they say (the training slider: app/views/model.py).
-SLIDERS = {"temp": temperature_value, "pos": slope_value,
-           "checkpoint": lambda step, lang: text(lang, "model_checkpoint_value", step=step, last=model.steps()[-1])}
+SLIDERS = {"temp": temperature_value, "pos": slope_value, "checkpoint": checkpoint_value}
 
 
 class Page:

@@ -148,8 +148,7 @@ def model_text(settings, record):
     if record is None:
         return [i18n.text(lang, "model_unavailable")]
     config = model.config()
-    training = views.render_training(config, record.step, lang)
-    training = training[:training.index("<svg")] + training[training.index("</svg>") + 6:]  # (no curve here)
+    training = views.render_training(config, record.step, lang, curve=False)
     heads = [f"<h3>{views.esc(views.head_caption(record, layer, head, lang))}</h3>"
              + views.render_head(record, layer, head, settings.focus, lang)
              for layer, head in (record.previous_head, record.induction_head)]

@@ -66,14 +66,15 @@ def temperature_value(t, lang):
     return text(lang, "temp_value", t=short(t, lang))
 
 
-def slider(name, said, low, high, position, lang, off, klass="temperature"):
-    """A range input named after its setting, its value said in words beside its label."""
+def slider(name, said, low, high, position, lang, off, klass="temperature", step=0.25, hint=True):
+    """A range input named after its setting, its value said in words beside its label (and its
+    hint under it: `name`_hint in app/i18n.py)."""
     said = esc(said)
     return (f'<div class="{klass}"><label for="{name}">{esc(text(lang, name))} '
             f'<span id="{name}-value" aria-hidden="true">{said}</span></label>'
             f'<input type="range" id="{name}" name="{name}" min="{low:g}" max="{high:g}" '
-            f'step="0.25" value="{position:g}" aria-valuetext="{said}"{off}>'
-            f'<small>{esc(text(lang, name + "_hint"))}</small></div>')
+            f'step="{step:g}" value="{position:g}" aria-valuetext="{said}"{off}>'
+            + (f'<small>{esc(text(lang, name + "_hint"))}</small>' if hint else "") + '</div>')
 
 
 def temperature_slider(t, lang, off):

@@ -100,12 +100,16 @@ def heatmap_rows(record, names, focus, start=0, stop=None, columns=None):
     draw = (lambda i: cells(record, i)) if columns is None else (lambda i: cells_window(record, i, *columns))
     head = ' aria-colindex="1"' if columns is not None else ""
     for i in range(start, len(names) if stop is None else min(stop, len(names))):
-        selected = i == focus
-        rows.append(
-            f'<tr data-row="{i}" aria-rowindex="{i + 2}"{" class=" + chr(34) + "selected" + chr(34) if selected else ""}>'
-            f'<th scope="row"{head}><button type="button" class="row-pick" data-row="{i}" '
-            f'aria-pressed="{"true" if selected else "false"}">{esc(names[i])}</button></th>{draw(i)}</tr>')
+        rows.append(row_start(i, names[i], i == focus, head) + draw(i) + "</tr>")
     return "".join(rows)
+
+
+def row_start(i, name, selected, head="", button=""):
+    """A row's <tr> and its header: a button that picks row i (pressed when selected); `head`,
+    `button`: more attributes for the header cell and the button (the trained model's tables)."""
+    return (f'<tr data-row="{i}" aria-rowindex="{i + 2}"{" class=" + chr(34) + "selected" + chr(34) if selected else ""}>'
+            f'<th scope="row"{head}><button type="button" class="row-pick"{button} data-row="{i}" '
+            f'aria-pressed="{"true" if selected else "false"}">{esc(name)}</button></th>')
 
 
 def gap_row(where, n_k):

@@ -9,7 +9,7 @@ likely letters. Every number comes from the record (app/model.py `Record`).
 
 from app import model
 from app.i18n import num, percent, text
-from app.views.heatmap import CELLS, whole_percent
+from app.views.heatmap import CELLS, row_start, whole_percent
 from app.views.html import esc
 
 CURVE_W, CURVE_H = 640, 200  # the loss curve's drawing (SVG units)
@@ -94,28 +94,31 @@ def render_curve(config, step, lang):
         + "</svg>")
 
 
+def checkpoint_value(step, lang):
+    """What the training slider says: "step 790 of 3000" (also as it moves: app/page.py)."""
+    return text(lang, "model_checkpoint_value", step=step, last=model.steps()[-1])
+
+
 def render_slider(step, lang, off=""):
     """The training slider, in the settings (name="checkpoint": its position is the kept
     checkpoint's index; a step moved to redraws the views, not the slider being dragged)."""
-    kept = model.config()["checkpoints"]
-    index = next((k for k, c in enumerate(kept) if c["step"] == step), len(kept) - 1)
-    said = text(lang, "model_checkpoint_value", step=kept[index]["step"], last=kept[-1]["step"])
-    return (f'<div class="temperature checkpoint"><label for="checkpoint">{esc(text(lang, "model_checkpoint"))} '
-            f'<span id="checkpoint-value" aria-hidden="true">{esc(said)}</span></label>'
-            f'<input type="range" id="checkpoint" name="checkpoint" min="0" max="{len(kept) - 1}" step="1" '
-            f'value="{index}" aria-valuetext="{esc(said)}"{off}></div>')
+    from app.views.controls import slider  # (the settings' sliders, one markup)
+    kept = model.steps()
+    index = kept.index(step) if step in kept else len(kept) - 1
+    return slider("checkpoint", checkpoint_value(kept[index], lang), 0, len(kept) - 1, index, lang, off,
+                  "temperature checkpoint", step=1, hint=False)
 
 
-def render_training(config, step, lang):
-    """What the training slider shows now: the loss and in-context score at the step, the curve,
-    and where the loss drops."""
+def render_training(config, step, lang, curve=True):
+    """What the training slider shows now: the loss and in-context score at the step, the curve
+    (`curve` False: not, for text), and where the loss drops."""
     now = next((c for c in config["checkpoints"] if c["step"] == step), config["checkpoints"][-1])
     jump = jump_step(config["curve"])
     icl = "—" if now.get("icl") is None else num(now["icl"], lang, 2)
     return (
         f'<h2>{esc(text(lang, "model_training_heading"))}</h2>'
         f'<p class="model-now">{esc(text(lang, "model_now", step=step, loss=num(now["loss"], lang, 3), icl=icl))}</p>'
-        + render_curve(config, step, lang)
+        + (render_curve(config, step, lang) if curve else "")
         + (f'<p class="model-jump">{esc(text(lang, "model_jump", step=jump))}</p>' if jump is not None else "")
         + f'<p class="hint">{esc(text(lang, "model_icl_help"))}</p>')
 
@@ -183,12 +186,9 @@ def render_head(record, layer, head, focus, lang, mark=None):
         if mark is not None and mark[0] == i:  # (its number, then said to be on the path)
             cells[mark[1]] = (cells[mark[1]].replace('">', ' path">', 1)
                               .replace("</td>", f'<span class="sr-only"> {esc(text(lang, "model_on_path"))}</span></td>'))
-        selected = i == focus
-        rows.append(
-            f'<tr data-row="{i}" aria-rowindex="{i + 2}"{" class=" + chr(34) + "selected" + chr(34) if selected else ""}>'
-            # (a click picks the position; the keyboard picks it with the letters' radios: no tab stop a row)
-            f'<th scope="row"><button type="button" class="row-pick" tabindex="-1" data-row="{i}" data-head="{layer}-{head}" '
-            f'aria-pressed="{"true" if selected else "false"}">{esc(names[i])}</button></th>{"".join(cells)}</tr>')
+        # (a click picks the position; the keyboard picks it with the letters' radios: no tab stop a row)
+        rows.append(row_start(i, names[i], i == focus, button=f' tabindex="-1" data-head="{layer}-{head}"')
+                    + "".join(cells) + "</tr>")
     caption = head_caption(record, layer, head, lang)
     named = " named" if head_name(record, layer, head, lang) else ""
     return (
