@@ -38,14 +38,14 @@ from app.i18n import LANGS, text
 from app.quiz import Session
 from app.remote import Context, Helpers
 from app.row_parts import RowParts
+from app.views import model as model_view
 from app.views.controls import slope_value, temperature_value
-from app.views.model import checkpoint_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
 # The controls whose values the page's thread sends with every event (the only ones read by id).
 READ = ("sentence-input", "mm-q", "mm-k", "mm-v", "cmp-text", "cmp-step", "swap-a", "swap-b", "guess-pct")
 # Sliders that follow live, and what they say (the training slider: app/views/model.py).
-SLIDERS = {"temp": temperature_value, "pos": slope_value, "checkpoint": checkpoint_value}
+SLIDERS = {"temp": temperature_value, "pos": slope_value, "checkpoint": model_view.checkpoint_value}
 
 
 class Page:
@@ -180,6 +180,21 @@ class Page:
         self.region("announce").textContent = render.row_announcement(self.row, self.tokens, self.settings.lang,
                                                                       self.quiz_on())
 
+    def show_pick(self, before):
+        """Model mode, the pick moved from position `before`: in every table (the heads', the
+        predictions) its row's selection moves, the rows whose path cell comes or goes are drawn
+        again, and so are the path's sentence and the live region's; the rest of the tables stays
+        (at 63 letters they are ~240 kB of HTML, whose layout took most of a click)."""
+        record, focus, lang = self.record, self.settings.focus, self.settings.lang
+        if before is None or not 0 <= before < record.n_q:  # (no row was picked: drawn whole)
+            return self.show_analysis()
+        analysis = self.region("analysis")
+        for layer, head, row, html in model_view.moved_path(record, before, focus, lang):
+            analysis.querySelector(f'.model-head[data-head="{layer}-{head}"] tr[data-row="{row}"]').outerHTML = html
+        self.helpers.pickRow(analysis, before, focus)
+        self.element("view-circuit").innerHTML = model_view.render_circuit_section(record, focus, lang)
+        self.region("announce").textContent = render.announcement_of(self.settings, self.tokens, record, None)
+
     def select_row(self, i):
         """Select word i: only read row i of the record there is (no recomputation) and redraw
         the parts that show the row (those on screen now, the others later: app/row_parts.py);
@@ -189,9 +204,10 @@ class Page:
         if record is None or not 0 <= i < record.n_q:
             return
         self.check_word(i)
-        if self.settings.mode == "model":  # a position: the trained model's views read it whole
+        if self.settings.mode == "model":  # a position: the trained model's views follow it in place
+            before = self.settings.focus
             self.settings = self.settings.copy(focus=i)
-            self.show_analysis()
+            self.show_pick(before)
             self.set_messages()
             self.publish()
             return

@@ -266,6 +266,18 @@
 
     /* Posts a message (JSON text) to the host page from this page's own window: the host
        (embed.js) tells widgets apart by the message's source. */
+    /* The selection moved from row `before` to row `after` in every table under `root` (the
+       trained model's heads and predictions): the rows' class and their buttons' pressed state,
+       as app/views/heatmap.py draws them. */
+    pickRow: function (root, before, after) {
+      [[before, false], [after, true]].forEach(function (pick) {
+        root.querySelectorAll('tr[data-row="' + pick[0] + '"]').forEach(function (tr) {
+          if (pick[1]) tr.setAttribute("class", "selected"); else tr.removeAttribute("class");
+          var button = tr.cells[0] && tr.cells[0].firstElementChild;
+          if (button && button.classList.contains("row-pick")) button.setAttribute("aria-pressed", String(pick[1]));
+        });
+      });
+    },
     tellHost: function (json) {
       window.parent.postMessage(JSON.parse(json), "*");
     },

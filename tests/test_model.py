@@ -254,3 +254,30 @@ def test_a_notebook_shows_the_model_with_the_same_numbers():
     assert "<input" not in html and "<script" not in html
     assert "induction head" in html and "previous-token head" in html and "Right predictions" in html
     assert 'selected" data-index="7"' in html
+
+
+def select(row_html, selected):
+    """A head's row as static/page.js `pickRow` leaves it: its selection on or off, nothing else."""
+    row_html = row_html.replace(' class="selected">', ">", 1).replace('aria-pressed="true"', 'aria-pressed="false"', 1)
+    if selected:
+        row_html = row_html.replace(">", ' class="selected">', 1).replace('aria-pressed="false"', 'aria-pressed="true"', 1)
+    return row_html
+
+
+@pytest.mark.parametrize("before, after", [(7, 6), (6, 7), (3, 7), (7, 7), (0, 5)])
+def test_a_pick_patched_in_place_draws_every_head_as_if_drawn_whole(before, after):
+    """A click on another position redraws only the rows whose path cell comes or goes and moves
+    the selection in place: every head's table then reads as a table drawn for the new position."""
+    from app.views import model as view
+    record = model.compute("a b c d a b c", None)
+    shape = [(layer, head) for layer in range(len(record.attention)) for head in range(len(record.attention[layer]))]
+    marks = view.path_cells(record, before), view.path_cells(record, after)
+    shown = {key: [view.head_row(record, *key, i, before, "en", marks[0].get(key)) for i in range(record.n_q)]
+             for key in shape}
+    for layer, head, row, html in view.moved_path(record, before, after, "en"):
+        shown[layer, head][row] = html
+    for key in shape:
+        patched = [select(html, i == after) if i in (before, after) else html for i, html in enumerate(shown[key])]
+        assert patched == [view.head_row(record, *key, i, after, "en", marks[1].get(key))
+                           for i in range(record.n_q)], key
+    assert marks[0] != marks[1] or before == after  # (the cases move the path)

@@ -147,6 +147,11 @@ def render_circuit(record, focus, lang):
     return f'<p class="circuit" id="circuit-text">{esc(said)}</p>'
 
 
+def render_circuit_section(record, focus, lang):
+    """The induction path's section, inside: its heading and the path from the picked position."""
+    return f'<h2>{esc(text(lang, "model_circuit_heading"))}</h2>{render_circuit(record, focus, lang)}'
+
+
 def head_name(record, layer, head, lang):
     if (layer, head) == record.induction_head:
         return text(lang, "model_induction_name")
@@ -170,25 +175,28 @@ def path_cells(record, focus):
     return {record.induction_head: (focus, k), record.previous_head: (k, j)}
 
 
+def head_row(record, layer, head, i, focus, lang, mark=None):
+    """Row i of one head's table: its button, its cells; `mark`: the (row, column) on the path."""
+    n = record.n_q
+    # (after the diagonal, masked: one cell spans the row's rest, half the table's cells at no loss)
+    cells = [CELLS[whole_percent(w)] for w in record.attention[layer][head][i][:i + 1]]
+    if i < n - 1:
+        cells.append(f'<td class="masked" colspan="{n - 1 - i}">·</td>')
+    if mark is not None and mark[0] == i:  # (its number, then said to be on the path)
+        cells[mark[1]] = (cells[mark[1]].replace('">', ' path">', 1)
+                          .replace("</td>", f'<span class="sr-only"> {esc(text(lang, "model_on_path"))}</span></td>'))
+    # (a click picks the position; the keyboard picks it with the letters' radios: no tab stop a row)
+    return (row_start(i, token_name(record.tokens[i], lang), i == focus,
+                      button=f' tabindex="-1" data-head="{layer}-{head}"') + "".join(cells) + "</tr>")
+
+
 def render_head(record, layer, head, focus, lang, mark=None):
     """One head's attention table: the heatmap's cells (whole percentages, shaded), rows the
     positions that look, a button each to pick it; `mark`: the (row, column) on the path."""
     names = [token_name(t, lang) for t in record.tokens]
-    weights = record.attention[layer][head]
-    n = record.n_q
     head_cells = "".join(f'<th scope="col" data-col="{j}"><span>{esc(name)}</span></th>' for j, name in enumerate(names))
-    rows = []
-    for i in range(n):
-        # (after the diagonal, masked: one cell spans the row's rest, half the table's cells at no loss)
-        cells = [CELLS[whole_percent(w)] for w in weights[i][:i + 1]]
-        if i < n - 1:
-            cells.append(f'<td class="masked" colspan="{n - 1 - i}">·</td>')
-        if mark is not None and mark[0] == i:  # (its number, then said to be on the path)
-            cells[mark[1]] = (cells[mark[1]].replace('">', ' path">', 1)
-                              .replace("</td>", f'<span class="sr-only"> {esc(text(lang, "model_on_path"))}</span></td>'))
-        # (a click picks the position; the keyboard picks it with the letters' radios: no tab stop a row)
-        rows.append(row_start(i, names[i], i == focus, button=f' tabindex="-1" data-head="{layer}-{head}"')
-                    + "".join(cells) + "</tr>")
+    rows = [head_row(record, layer, head, i, focus, lang, mark) for i in range(record.n_q)]
+    n = record.n_q
     caption = head_caption(record, layer, head, lang)
     named = " named" if head_name(record, layer, head, lang) else ""
     return (
@@ -197,6 +205,17 @@ def render_head(record, layer, head, focus, lang, mark=None):
         f'<table class="heatmap model-table" aria-rowcount="{n + 1}"><caption>{esc(caption)}</caption>'
         f'<thead><tr aria-rowindex="1"><td class="corner">{esc(text(lang, "heatmap_corner"))}</td>{head_cells}</tr></thead>'
         f'<tbody>{"".join(rows)}</tbody></table></div></div>')
+
+
+def moved_path(record, before, focus, lang):
+    """A pick moved from position `before` to `focus`: [(layer, head, row, its HTML)] for each
+    row of a head's table whose path cell comes or goes (the rows' selection moves in place:
+    static/page.js, pickRow)."""
+    marks, rows = path_cells(record, focus), set()
+    for key, (row, _) in [*path_cells(record, before).items(), *marks.items()]:
+        rows.add((*key, row))
+    return [(layer, head, row, head_row(record, layer, head, row, focus, lang, marks.get((layer, head))))
+            for layer, head, row in sorted(rows)]
 
 
 def render_heads(record, focus, lang):
@@ -255,8 +274,7 @@ def render_model_analysis(settings, record, interactive=True):
         render_notes(record, lang)
         + f'<section id="view-model-intro" class="model-intro"><h2>{esc(text(lang, "model_heading"))}</h2>'
         f'<p>{esc(text(lang, "model_intro", heads=config["n_heads"]))}</p></section>'
-        f'<section id="view-circuit" class="model-circuit"><h2>{esc(text(lang, "model_circuit_heading"))}</h2>'
-        f'{render_circuit(record, focus, lang)}</section>'
+        f'<section id="view-circuit" class="model-circuit">{render_circuit_section(record, focus, lang)}</section>'
         f'<section id="view-heatmap" class="heatmap-section model-heads"><h2>{esc(text(lang, "model_heads_heading"))}</h2>'
         f'<p class="heatmap-help">{esc(text(lang, "model_heads_help"))}</p>'
         f'<div class="model-heads-grid">{render_heads(record, focus, lang)}</div></section>'
