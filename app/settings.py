@@ -578,14 +578,17 @@ def check_sentence(text, lexicon, limit=MAX_TOKENS):
     return lookup(words, lexicon), None
 
 
-def _bad_note(setting, raw, why=None):
-    """The note a link's bad value gets (`why`: what the setting's hook said)."""
+def _bad_note(setting, raw, why=None, settings=None):
+    """The note a link's bad value gets (`why`: what the setting's hook said; `settings`: those
+    read so far, the mode among them)."""
     if isinstance(why, Note):
         return Note(setting.note, why=why)
     if setting.attr == "limit":
         return Note("link_limit_bad", value=raw, limit=MAX_LIMIT)
     if setting.note == "link_step_bad":
         return Note(setting.note, value=raw, count=int(setting.high))
+    if setting.note == "link_focus_bad" and settings is not None and settings.mode == "model":
+        return Note("link_focus_bad_model", value=raw)  # (a position of the letters, not a word)
     if setting.note in ("link_lang_bad", "link_focus_bad"):
         return Note(setting.note, value=raw)
     if setting.kind == "flag":
@@ -622,7 +625,7 @@ def parse_params(search, lexicons):
         try:
             settings = setting.apply(settings, setting.from_text(raw), change)
         except Bad as bad:  # (what the setting's hook keeps, else its default)
-            change.notes.append(_bad_note(setting, raw, bad.note))
+            change.notes.append(_bad_note(setting, raw, bad.note, settings))
             settings = bad.keep if bad.keep is not None else settings.copy(**{setting.attr: setting.default})
     given = set(params)
     for setting in SCHEMA:

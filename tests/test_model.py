@@ -281,3 +281,13 @@ def test_a_pick_patched_in_place_draws_every_head_as_if_drawn_whole(before, afte
         assert patched == [view.head_row(record, *key, i, after, "en", marks[1].get(key))
                            for i in range(record.n_q)], key
     assert marks[0] != marks[1] or before == after  # (the cases move the path)
+
+
+def test_a_link_to_a_position_the_letters_do_not_have_says_position():
+    """focus=9 on three letters: no position picked, and the note speaks of a position (not a word)
+    in both languages."""
+    from app.i18n import text
+    settings, _, _, notes = contract.from_link({"mode": ["model"], "s": ["a b c"], "focus": ["9"]})
+    assert settings.focus is None and [n.key for n in notes] == ["link_focus_bad_model"]
+    assert "posizione numero «9»" in text("it", notes[0].key, **notes[0].params)
+    assert "position number “9”" in text("en", notes[0].key, **notes[0].params)
