@@ -108,13 +108,9 @@ class Grid:
             table.parentElement.scrollTop = scroll
             self.printed = None
 
-    def mark_row(self, i, selected):
-        """Highlight row i (or not), and say so on its row header button (a row outside the
-        window is drawn with its mark when it comes in)."""
-        # (a row outside the drawn window is not on the page: its ops then do nothing)
-        tr = self.page.element("view-heatmap").querySelector(f'table.heatmap tr[data-row="{i}"]')
-        if selected:  # (as drawn: a row has no other class)
-            tr.setAttribute("class", "selected")
-        else:
-            tr.removeAttribute("class")
-        tr.cells[0].firstElementChild.setAttribute("aria-pressed", "true" if selected else "false")
+    def move_mark(self, before, i):
+        """The highlight moves from row `before` to row i, said on their row header buttons too
+        (static/page.js, pickRow; a row outside the drawn window is drawn with its mark when it
+        comes in)."""
+        grid = self.page.element("view-heatmap").querySelector("table.heatmap")
+        self.page.helpers.pickRow(grid, before, i)

@@ -184,7 +184,7 @@ class Page:
         """Model mode, the pick moved from position `before`: in every table (the heads', the
         predictions) its row's selection moves, the rows whose path cell comes or goes are drawn
         again, and so are the path's sentence and the live region's; the rest of the tables stays
-        (at 63 letters they are ~240 kB of HTML, whose layout took most of a click)."""
+        (at 63 letters they are ~500 kB of HTML, whose layout took most of a click)."""
         record, focus, lang = self.record, self.settings.focus, self.settings.lang
         if before is None or not 0 <= before < record.n_q:  # (no row was picked: drawn whole)
             return self.show_analysis()
@@ -227,8 +227,7 @@ class Page:
         self.parts.update([name for name in render.ROW_PARTS if name not in later])
         if later:
             self.parts.wait_for_idle(later)
-        self.grid.mark_row(before, False)
-        self.grid.mark_row(i, True)
+        self.grid.move_mark(before, i)
         self.element("announce").textContent = render.row_announcement(self.row, self.tokens, self.settings.lang)
         self.set_messages()
         self.publish()

@@ -264,12 +264,12 @@
       }
     },
 
-    /* Posts a message (JSON text) to the host page from this page's own window: the host
-       (embed.js) tells widgets apart by the message's source. */
     /* The selection moved from row `before` to row `after` in every table under `root` (the
-       trained model's heads and predictions): the rows' class and their buttons' pressed state,
-       as app/views/heatmap.py draws them. */
+       grid; the trained model's heads and predictions): the rows' class and their buttons'
+       pressed state, as app/views/heatmap.py draws them. A row not drawn (outside a long
+       grid's window) gets its mark when it is; no `root` (no grid on the page): nothing. */
     pickRow: function (root, before, after) {
+      if (!root) return;
       [[before, false], [after, true]].forEach(function (pick) {
         root.querySelectorAll('tr[data-row="' + pick[0] + '"]').forEach(function (tr) {
           if (pick[1]) tr.setAttribute("class", "selected"); else tr.removeAttribute("class");
@@ -278,6 +278,8 @@
         });
       });
     },
+    /* Posts a message (JSON text) to the host page from this page's own window: the host
+       (embed.js) tells widgets apart by the message's source. */
     tellHost: function (json) {
       window.parent.postMessage(JSON.parse(json), "*");
     },

@@ -195,8 +195,8 @@ def render_head(record, layer, head, focus, lang, mark=None):
     positions that look, a button each to pick it; `mark`: the (row, column) on the path."""
     names = [token_name(t, lang) for t in record.tokens]
     head_cells = "".join(f'<th scope="col" data-col="{j}"><span>{esc(name)}</span></th>' for j, name in enumerate(names))
-    rows = [head_row(record, layer, head, i, focus, lang, mark) for i in range(record.n_q)]
     n = record.n_q
+    rows = [head_row(record, layer, head, i, focus, lang, mark) for i in range(n)]
     caption = head_caption(record, layer, head, lang)
     named = " named" if head_name(record, layer, head, lang) else ""
     return (
