@@ -265,23 +265,6 @@ export function pack(image) {
   return { stored, runs: runs.map(([offset, size]) => `${offset}+${size}`).join(" ") };
 }
 
-/* The memory image again, from the stored runs (pack's); an error if they do not add up (runs in
-   order, none overlapping, inside the image, using every stored byte). */
-export function expand(stored, runsHeader, length) {
-  const image = new Uint8Array(length);
-  let at = 0, end = 0;
-  for (const run of (runsHeader || "").split(" ").filter(Boolean)) {
-    const [, offset, size] = (/^(\d+)\+(\d+)$/.exec(run) || []).map(Number);
-    if (!(size > 0 && offset >= end && offset + size <= length && at + size <= stored.byteLength))
-      throw new Error("snapshot runs do not fit");
-    end = offset + size;
-    image.set(stored.subarray(at, at + size), offset);
-    at += size;
-  }
-  if (at !== stored.byteLength) throw new Error("truncated snapshot");
-  return image;
-}
-
 /* A snapshot just stored is tried once, by a Python restored from it in a worker of its own
    (snapshot-trial.mjs, ended after), while the student still pauses. The browser keeps a
    script compiled, with the functions it ran, only once it has seen it twice: without the
@@ -332,9 +315,10 @@ function imageOf(hit) {
   return expandFrom(hit.response.body, hit.headers.get("X-Runs"), length);
 }
 
-/* expand(), from the stored bytes as they are read: each piece goes straight to its place in
-   the image and its memory is given back at once, so no copy of the stored bytes waits in
-   the worker for a collection. */
+/* The memory image again, from the stored runs (pack's) read from `stream`: an error if they
+   do not add up (runs in order, none overlapping, inside the image, using every stored byte).
+   Each piece goes straight to its place in the image and its memory is given back at once, so
+   no copy of the stored bytes waits in the worker for a collection. */
 export async function expandFrom(stream, runsHeader, length) {
   const image = new Uint8Array(length), runs = [];
   let end = 0;
