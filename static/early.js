@@ -1,14 +1,17 @@
 /* Attention Explorer: the pre-rendered example answers before Python is up.
 
    A word click and the mask / include-self switches are answered at once from the example's
-   states written at build time by the page's own code (tools/early.py → static/early.json,
-   27 kB as gzip: preloaded as early.json.gz from index.html's <head>, before Python's files
-   take a slow line, and unpacked here where the browser can, so a host that compresses
-   nothing sends no more). Each answer is what Python would draw: the
+   states written at build time by the page's own code (tools/early.py → static/early.json).
+   The states a word click reaches with the switches as pre-rendered (6 of 24, ~7 kB of the
+   page as gzip) come inline with this script in index.html, so a first click needs nothing
+   but the page itself: on a phone's slow line each further request costs ~0.6 s. The other
+   switches' states are fetched the first time they are asked for, as early.json.gz (27 kB)
+   unpacked here where the browser can, so a host that compresses nothing sends no more. Each
+   answer is what Python would draw: the
    regions' changes, the state JSON in #attention-state, the live region's sentence, the
    address and, in a frame, the attention:state message to the host page. <html data-state>
-   stays "loading": only Python says "ready". A click before the states have arrived is kept
-   (the radio stays checked) and answered when they do, or by Python.
+   stays "loading": only Python says "ready". A click whose state has not arrived is kept
+   (the radio stays checked) and answered when it does, or by Python.
 
    When Python starts, static/page.js calls attentionExplorer.early.stop(), which ends this and
    says what the controls ask for and whether the page shows it; Python then takes over with
@@ -20,8 +23,9 @@
   var ns = window.attentionExplorer = window.attentionExplorer || {};
   var html = document.documentElement;
   var regions = ["settings", "sentence", "analysis"];
-  /* (preloaded as .gz by index.html, from its <head>: it comes before Python's files take the line) */
+  /* (all of the example's states; those of the switches as pre-rendered are inline, #early-states) */
   var STATES = "./static/early.json";
+  var inline = document.getElementById("early-states");
   var app = document.getElementById("app");
   var stateBox = document.getElementById("attention-state");
   var data = null, shown = null, stopped = false, base = {}, baseState = null, waiting = [];
@@ -80,6 +84,7 @@
   function show() {
     if (stopped || !data) return;
     var want = choice(), key = keyOf(want), state = data.states[key];
+    if (!state && key !== shown && data === inlineStates) more().then(function (all) { if (all) settle(all); });
     if (!state || key === shown) return;
     regions.forEach(function (name) {
       morph(document.getElementById(name), build(name, state.ops[name]));
@@ -187,36 +192,53 @@
     return aside || (asked && data === null) ? null : said;
   };
   /* The state of the example the address names, or null (its state parameters, in any order). */
-  function stateOf(address) {
+  function stateOf(states, address) {
     var own = [];
-    address.forEach(function (value, name) { if (data.params.indexOf(name) >= 0) own.push(name + "=" + value); });
+    address.forEach(function (value, name) { if (states.params.indexOf(name) >= 0) own.push(name + "=" + value); });
     own = own.sort().join("&");
-    var keys = Object.keys(data.states);
+    var keys = Object.keys(states.states);
     for (var k = 0; k < keys.length; k++) {
-      var pairs = data.states[keys[k]].query.map(function (p) { return p[0] + "=" + p[1]; });
+      var pairs = states.states[keys[k]].query.map(function (p) { return p[0] + "=" + p[1]; });
       if (pairs.sort().join("&") === own) return keys[k];
     }
     return null;
   }
-  var gz = typeof DecompressionStream === "function";
-  fetch(STATES + (gz ? ".gz" : ""))
-    .then(unpack)
-    .then(function (states) {
-      if (stopped) return;
-      data = states;
-      shown = data.base;
-      if (asked) {
-        var key = stateOf(search);
-        if (key === null) { stopped = aside = true; return; }  /* another state: Python draws it */
-        var parts = key.split("."), word = app.querySelector('input[name="word"][value="' + parts[0] + '"]');
-        if (word) word.checked = true;
-        document.getElementById("mask").checked = parts[1] === "1";
-        document.getElementById("self").checked = parts[2] === "1";
-        wait(false);
-        document.dispatchEvent(new Event("attention:example"));  /* boot.js: the example after all */
+  /* The states the page did not carry, fetched once (null if they cannot come: Python answers). */
+  var rest = null;
+  function more() {
+    if (rest === null) {
+      var gz = typeof DecompressionStream === "function";
+      rest = fetch(STATES + (gz ? ".gz" : "")).then(unpack).catch(function (error) {
+        if (window.console) console.info("Attention Explorer: no more early answers:", String(error));
+        return null;
+      });
+    }
+    return rest;
+  }
+  /* The example's states are here (those of the page, or all of them): answer with them. */
+  function settle(states) {
+    if (stopped) return;
+    if (data !== null) { data = states; show(); return; }
+    if (asked) {
+      var key = stateOf(states, search);
+      if (key === null) {
+        if (states !== inlineStates) { stopped = aside = true; return; }  /* another state: Python draws it */
+        more().then(function (all) { if (all) settle(all); });
+        return;
       }
-      show();  /* a click that came before, or the state the address names */
-      waiting.splice(0).forEach(function (then) { then(); });
-    })
-    .catch(function (error) { if (window.console) console.info("Attention Explorer: no early answers:", String(error)); });
+      var parts = key.split("."), word = app.querySelector('input[name="word"][value="' + parts[0] + '"]');
+      if (word) word.checked = true;
+      document.getElementById("mask").checked = parts[1] === "1";
+      document.getElementById("self").checked = parts[2] === "1";
+      wait(false);
+      document.dispatchEvent(new Event("attention:example"));  /* boot.js: the example after all */
+    }
+    data = states;
+    shown = data.base;
+    show();  /* a click that came before, or the state the address names */
+    waiting.splice(0).forEach(function (then) { then(); });
+  }
+  var inlineStates = null;
+  try { inlineStates = inline ? JSON.parse(inline.textContent) : null; } catch (e) { inlineStates = null; }
+  if (inlineStates) settle(inlineStates); else more().then(function (all) { if (all) settle(all); });
 })();

@@ -1,5 +1,6 @@
 """The runtime the page ships: trimmed stdlib, versioned folders, the pre-render (tools/build.py)."""
 
+import json
 import re
 import zipfile
 
@@ -87,26 +88,32 @@ def test_a_module_edited_after_the_build_no_longer_matches_the_archive(tmp_path)
     assert "app/app.zip: views/extra.py is missing" in build.stale_archive(tmp_path)
 
 
-def test_the_first_paint_waits_for_no_request_but_the_page():
+def test_the_first_paint_and_a_first_click_wait_for_no_request_but_the_page():
     """The head's style and its two small scripts that decide before the first paint (transfer.js,
-    boot.js) are inlined from static/ by the build, each allowed by its hash in the page's CSP
-    (and nothing else inline is); early.js and page.js are deferred, early.js first: the page
-    thread starts the engine only after the early answers are in place."""
+    boot.js) are inlined from static/ by the build, and so are, after the example, the states a
+    word click reaches and early.js that answers from them; each script and the style are allowed
+    by their hash in the page's CSP (and nothing else inline is); page.js alone is deferred."""
     import base64
     import hashlib
     page = (build.ROOT / "index.html").read_text(encoding="utf-8")
     head = page.split("</head>")[0]
-    assert '<link rel="stylesheet"' not in head
+    assert '<link rel="stylesheet"' not in head and '<link rel="preload"' not in head
     style = re.search(r"<style>(.*?)</style>", head, re.S)[1]
     script = re.search(r"<script data-boot=[^>]*>(.*?)</script>", head, re.S)[1]
     assert style == (build.ROOT / "static" / "style.css").read_text(encoding="utf-8")
     assert script == "\n".join((build.ROOT / "static" / n).read_text(encoding="utf-8") for n in ("transfer.js", "boot.js"))
+    after = page.split('id="attention-state">', 1)[1]
+    first = json.loads(re.search(r'<script type="application/json" id="early-states">(.*?)</script>', after, re.S)[1])
+    assert sorted(first["states"]) == [f"{i}.0.0" for i in range(6)]
+    answers = re.search(r'id="early-states">.*?</script>\n<script>(.*?)</script>', after, re.S)[1]
+    assert answers == (build.ROOT / "static" / "early.js").read_text(encoding="utf-8")
     csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)"', head)[1]
-    digest = {t: "'sha256-" + base64.b64encode(hashlib.sha256(t.encode()).digest()).decode() + "'" for t in (style, script)}
-    assert re.search(r"script-src 'self' (\S+) ", csp)[1] == digest[script]
+    digest = {t: "'sha256-" + base64.b64encode(hashlib.sha256(t.encode()).digest()).decode() + "'"
+              for t in (style, script, answers)}
+    assert re.search(r"script-src 'self' (\S+ \S+) ", csp)[1] == digest[script] + " " + digest[answers]
     assert re.search(r"style-src 'self' (\S+);", csp)[1] == digest[style]
-    assert "unsafe-inline" not in csp and len(re.findall(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)", page)) == 1
-    assert re.findall(r'<script src="\./static/(\w+\.js)" defer>', head) == ["early.js", "page.js"]
+    assert "unsafe-inline" not in csp and len(re.findall(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)", page)) == 2
+    assert re.findall(r'<script src="\./static/(\w+\.js)" defer>', head) == ["page.js"]
 
 
 def test_no_javascript_lives_in_python_strings():

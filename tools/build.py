@@ -127,8 +127,9 @@ def compiled_stdlib(trimmed, root=ROOT):
         return out.read_bytes()
 
 
-def prerendered_region(lang="it"):
-    """The HTML between the markers: the default example, controls disabled, and its state."""
+def prerendered_region(lang="it", early_text=None):
+    """The HTML between the markers: the default example, controls disabled, its state, and its
+    early answers (`early_answers`)."""
     lexicons = {code: lexicon.load_lexicon(code) for code in lexicon.LANGS}
     settings = schema.default_settings(lang)
     tokens, _ = schema.check_sentence(settings.sentence, lexicons[lang])
@@ -137,7 +138,19 @@ def prerendered_region(lang="it"):
     app = render.render_app(settings, tokens, record, row, interactive="early")
     data = contract.state_json(contract.build_state(settings, tokens, record))
     return (f'{START}\n<main id="app">{app}</main>\n'
-            f'<script type="application/json" id="attention-state">{data}</script>\n{END}')
+            f'<script type="application/json" id="attention-state">{data}</script>\n'
+            f'{early_answers(early_text)}\n{END}')
+
+
+def early_answers(early_text=None):
+    """The example's early answers the page carries after it: the states of its switches as
+    pre-rendered (tools/early.py's `at_first`, from static/early.json's text `early_text`) and
+    static/early.js, which answers from them. (So a first word click waits for no request.)"""
+    text = early_text if early_text is not None else early.early_json(i18n.DEFAULT_LANG)
+    first = json.dumps(early.at_first(json.loads(text)), ensure_ascii=False, separators=(",", ":"))
+    first = first.replace("</", "<\\/").replace("<!--", "<\\u0021--")  # (still JSON; no end tag)
+    return (f'<script type="application/json" id="early-states">{first}</script>\n'
+            f'<script>{inline_text(INLINE_EARLY)}</script>')
 
 
 def config_files(root=ROOT):
@@ -219,6 +232,8 @@ def boot_data():
 INLINE_START, INLINE_END = "<!-- inline:start", "<!-- inline:end -->"
 INLINE_STYLE = ("static/style.css",)
 INLINE_SCRIPT = ("static/transfer.js", "static/boot.js")
+# ... and what a first click on the example needs, inlined after it (`early_answers`).
+INLINE_EARLY = "static/early.js"
 CSP = ("default-src 'self'; script-src 'self' {script} 'wasm-unsafe-eval' 'unsafe-eval'; worker-src 'self' blob:; "
        "style-src 'self' {style}; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; "
        "base-uri 'self'; form-action 'self'")
@@ -230,19 +245,25 @@ def csp_hash(text):
 
 def inlined_head():
     """(the <head>'s inline style and script, as index.html holds them; the page's CSP)."""
-    style = "\n".join((ROOT / name).read_text(encoding="utf-8") for name in INLINE_STYLE)
-    script = "\n".join((ROOT / name).read_text(encoding="utf-8") for name in INLINE_SCRIPT)
-    for text, end in ((style, "</style"), (script, "</script")):
-        if end in text.lower() or "<!--" in text:
-            raise SystemExit(f"tools/build.py: an inlined file holds {end} or <!--")
+    style = "\n".join(inline_text(name, "</style") for name in INLINE_STYLE)
+    script = "\n".join(inline_text(name) for name in INLINE_SCRIPT)
     params = 'data-params="' + " ".join(schema.URL_KEYS) + '"'
     boot = 'data-boot="' + html.escape(json.dumps(boot_data(), ensure_ascii=False), quote=True) + '"'
     block = (f"{INLINE_START}: made by `make build` from {', '.join(INLINE_STYLE + INLINE_SCRIPT)} -->\n"
              f"<style>{style}</style>\n<script {boot} {params}>{script}</script>\n{INLINE_END}")
-    return block, CSP.format(script=csp_hash(script), style=csp_hash(style))
+    scripts = csp_hash(script) + " " + csp_hash(inline_text(INLINE_EARLY))
+    return block, CSP.format(script=scripts, style=csp_hash(style))
 
 
-def with_prerender(page):
+def inline_text(name, end="</script"):
+    """A file of static/ as the page holds it inline (refused if it would end its element)."""
+    text = (ROOT / name).read_text(encoding="utf-8")
+    if end in text.lower() or "<!--" in text:
+        raise SystemExit(f"tools/build.py: {name} holds {end} or <!--")
+    return text
+
+
+def with_prerender(page, early_text=None):
     """index.html text with its pre-rendered region, runtime paths, and its head's inline style
     and script (static/style.css; static/transfer.js and boot.js, with the list of state
     parameters, data-params, from the settings schema, and boot.js's messages, data-boot, from
@@ -256,7 +277,7 @@ def with_prerender(page):
     head = re.sub(r'(<meta http-equiv="Content-Security-Policy" content=")[^"]*(")', lambda m: m[1] + csp + m[2], head)
     note = html.escape(i18n.text(i18n.DEFAULT_LANG, "boot_early"), quote=False)
     head = re.sub(r'(<p id="status-note" class="status-note">)[^<]*(</p>)', lambda m: m[1] + note + m[2], head)
-    return head + prerendered_region() + tail
+    return head + prerendered_region(early_text=early_text) + tail
 
 
 def stale_early(fresh=None):
@@ -321,13 +342,14 @@ def main(argv=None):
         return 1
     index = ROOT / "index.html"
     page = index.read_text(encoding="utf-8")
-    fresh = with_prerender(page)
+    fresh_early = early.early_json(i18n.DEFAULT_LANG)  # (24 renders: made once)
+    fresh = with_prerender(page, fresh_early)
     if args.step == "check":
         refs = [(ROOT / name).read_text(encoding="utf-8") for name in RUNTIME_REFS]
         if fresh != page or any(with_runtime_paths(text) != text for text in refs):
             print("index.html, pyscript.toml or static/engine.mjs is stale; run `make build`.")
             return 1
-        stale = stale_archive() + stale_early()
+        stale = stale_archive() + stale_early(fresh_early.encode())
         if stale:
             print("\n".join(stale) + "\nrun `make build`.")
             return 1
@@ -339,9 +361,8 @@ def main(argv=None):
     if stale_archive():
         make_archive()
         print(f"{ARCHIVE}: made again.")
-    fresh_early = early.early_json(i18n.DEFAULT_LANG).encode()  # (24 renders: made once)
-    if stale_early(fresh_early):
-        make_early(fresh_early)
+    if stale_early(fresh_early.encode()):
+        make_early(fresh_early.encode())
         print(f"{EARLY.relative_to(ROOT)}: early answers written again.")
     for name in RUNTIME_REFS:
         text = (ROOT / name).read_text(encoding="utf-8")

@@ -27,7 +27,7 @@ SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*", "*.br", "*.gz", "*-l
 # fallback. So do the app's entry script and the generated lexicons (gzipped here), which
 # sw.js uses only while the plain file is unchanged; the teacher's CSVs stay plain only, and
 # the app's archive too (deflated already: gzip would save 2%). The example's early answers
-# (static/early.json) are fetched as .gz and unpacked by static/early.js itself.
+# not inlined in index.html (static/early.json) are fetched as .gz and unpacked by static/early.js.
 RUNTIME_SKIP = shutil.ignore_patterns("__pycache__", ".*", "*.br")
 GZIPPED_TOO = re.compile(r"^(app/main\.py|lexicon/.+\.txt|static/early\.json)$")
 # Of vendor/, the page's engine loads Pyodide only (PyScript is there for `make bench`'s bare page).

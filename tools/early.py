@@ -187,6 +187,15 @@ def early_states(settings, tokens):
             "params": list(schema.URL_KEYS), "matrix": matrix, "states": states}
 
 
+def at_first(data):
+    """The part of early_states' `data` index.html carries (tools/build.py): every word's state
+    with the switches as pre-rendered, so a first word click needs no request (on a phone's slow
+    line each costs ~0.6 s); static/early.js fetches the rest when a switch first asks for it."""
+    switches = data["base"][data["base"].index("."):]
+    return {**data, "matrix": {k: v for k, v in data["matrix"].items() if k == switches},
+            "states": {k: v for k, v in data["states"].items() if k.endswith(switches)}}
+
+
 def early_json(lang):
     """static/early.json's text: the early states of the page's default example in `lang`."""
     from app import lexicon

@@ -250,8 +250,8 @@ def test_bundle_on_a_plain_host_under_a_sub_path(browser, plain_host, workers):
 
 
 def test_bundle_on_a_plain_host_answers_before_python_with_the_small_file(browser, plain_host):
-    """Deployed where nothing is compressed, the example's early answers come as early.json.gz
-    (a tenth of the bytes), and a word click before Python is answered."""
+    """Deployed where nothing is compressed, a word click before Python is answered from the page
+    alone, and a switch's early answer comes as early.json.gz (a tenth of the bytes)."""
     origin, counter = plain_host
     counter.reset()
     context = new_context(browser, origin + "/")
@@ -261,6 +261,9 @@ def test_bundle_on_a_plain_host_answers_before_python_with_the_small_file(browse
     page.wait_for_function("window.attentionExplorer.early.answering()")
     page.locator("label.word").nth(2).click()
     page.wait_for_function("JSON.parse(document.getElementById('attention-state').textContent).focus === 2")
+    assert not any("/static/early" in p for p in counter.paths)
+    page.locator("#mask").click()
+    page.wait_for_function("JSON.parse(document.getElementById('attention-state').textContent).mask === true")
     assert any(p.endswith("/static/early.json.gz") for p in counter.paths)
     assert not any(p.endswith("/static/early.json") for p in counter.paths)
     context.close()

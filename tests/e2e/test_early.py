@@ -185,9 +185,31 @@ def test_python_takes_over_an_early_answer_with_no_visible_change(browser, base_
     context.close()
 
 
-def test_a_click_before_the_early_answers_arrive_is_answered_by_python(browser, base_url):
-    """With neither the early states nor the engine yet, a clicked word stays checked, and is the
-    word Python shows once it is up."""
+def test_a_first_word_click_needs_nothing_but_the_page(browser, base_url):
+    """Every request after the page itself fails (a filter, a dropped line): a word click is still
+    answered at once with numpy's numbers, from what came with the first paint."""
+    context = new_context(browser, base_url)
+    fetched = []
+
+    def the_page_alone(route):
+        if route.request.url == base_url:
+            return route.continue_()
+        fetched.append(route.request.url)
+        route.abort()
+    context.route(base_url + "**", the_page_alone)
+    page = context.new_page()
+    page.goto(base_url)
+    pick(page, 1)
+    page.wait_for_function("JSON.parse(document.getElementById('attention-state').textContent).focus === 1")
+    assert weights_shown(page) == pytest.approx(expected(1), abs=0.051)
+    assert "gatto" in page.locator("#announce").inner_text()
+    assert fetched and not any("early" in url for url in fetched)  # (Python's files were asked for, in vain)
+    context.close()
+
+
+def test_a_switch_whose_early_answer_cannot_come_is_answered_by_python(browser, base_url):
+    """With the other switches' early states unreachable and no engine yet, a word click is
+    answered, a mask click stays checked, and Python shows both once it is up."""
     context = new_context(browser, base_url)
     held = Held(context)
     context.route("**/static/early.json*", lambda route: route.abort())
@@ -195,8 +217,9 @@ def test_a_click_before_the_early_answers_arrive_is_answered_by_python(browser, 
     page.goto(base_url)
     page.wait_for_selector("label.word")
     pick(page, 3)
+    wait_state(page, "s.focus === 3 && !s.mask")
     page.locator("#mask").click()
-    assert page.locator('input[name="word"][value="3"]').is_checked()
+    assert page.locator('input[name="word"][value="3"]').is_checked() and page.is_checked("#mask")
     held.release()
     wait_ready(page)
     state = wait_state(page, "s.focus === 3 && s.mask")
