@@ -52,14 +52,20 @@ const tell = (message) => ports.forEach(([port]) => port.postMessage(message));
 const WASM = RUNTIME + "pyodide.asm.wasm";
 let giveWasm = null, compiledBy = "engine";
 const pageWasm = new Promise((resolve) => { giveWasm = resolve; });
-const instantiateStreaming = WebAssembly.instantiateStreaming;
+const instantiateStreaming = WebAssembly.instantiateStreaming, fetchAny = self.fetch;
 function askPageForWasm(url) {
   self.postMessage({ type: "compile", url, answer: true });
+  /* Pyodide asks for the wasm as it starts: that request waits for the page's answer and is made
+     only if no module comes (else the runtime's 9.6 MB were read from the HTTP cache and decoded
+     from Brotli twice, here and on the page, on a visit bound by its two cores' CPU). */
+  self.fetch = function (resource, init) {
+    if (String(resource) !== url) return fetchAny.apply(self, arguments);
+    self.fetch = fetchAny;
+    return pageWasm.then((module) => module ? new Response(null) : fetchAny.call(self, resource, init));
+  };
   WebAssembly.instantiateStreaming = async (source, imports) => {  /* (Pyodide streams only that one) */
     const module = await pageWasm;
     if (!module) return instantiateStreaming(source, imports);
-    /* (the worker's own request for it, unread: its body is let go) */
-    Promise.resolve(source).then((response) => response.body && response.body.cancel()).catch(() => {});
     compiledBy = "page";
     return { module, instance: await WebAssembly.instantiate(module, imports) };
   };

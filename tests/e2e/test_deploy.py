@@ -131,19 +131,27 @@ COMPILED_BY = "window.attentionExplorer.engineFigures().then(f => f.compiledBy)"
 
 def test_a_start_from_the_snapshot_runs_the_wasm_its_page_compiled_or_its_own(warm):
     """A warm start runs Python's wasm compiled by its page (a browser caches a page's compiled code,
-    not a worker's); a page that cannot compile it (here: no compileStreaming) still starts from the
-    snapshot and shows the same numbers, the engine compiling it as on a first visit."""
+    not a worker's), read once (the engine asks for none of its own); a page that cannot compile it
+    (here: no compileStreaming) still starts from the snapshot and shows the same numbers, the
+    engine reading and compiling it as on a first visit."""
     context, page, first = warm
+    asked = []
+
+    def count(request):
+        if request.url.endswith("/pyodide.asm.wasm"):
+            asked.append(request.url)
+    context.on("request", count)
     page.goto(page.url.split("?")[0] + QUERY)
     wait_ready(page)
     assert page.evaluate(START) == "snapshot" and page.evaluate(COMPILED_BY) == "page"
-    assert get_state(page) == first["state"]
+    assert get_state(page) == first["state"] and len(asked) == 1, asked
     unable = context.new_page()
     unable.add_init_script("delete WebAssembly.compileStreaming;")  # (the page's, not its worker's)
     unable.goto(page.url.split("?")[0] + QUERY)
     wait_ready(unable)
     assert unable.evaluate(START) == "snapshot" and unable.evaluate(COMPILED_BY) == "engine"
-    assert get_state(unable) == first["state"]
+    assert get_state(unable) == first["state"] and len(asked) == 2, asked
+    context.remove_listener("request", count)
     unable.close()
 
 
