@@ -27,7 +27,7 @@
    made now) and, from every page, {type: "port"} with a MessagePort whose messages are the
    page's (app/page.py, `receive`). The runtime path below is kept current by `make build`. */
 import { loadPyodide } from "../vendor/pyodide-314.0.2-eb43536d/pyodide.mjs";
-import { configFiles, onStored, release, startPlan, tryInWorker, wasmMemoryBytes } from "./snapshot.mjs";
+import { configFiles, onStored, restored, startPlan, tryInWorker, wasmMemoryBytes } from "./snapshot.mjs";
 
 const RUNTIME = new URL("../vendor/pyodide-314.0.2-eb43536d/", import.meta.url).href;
 const CONFIG = new URL("../pyscript.toml", import.meta.url);
@@ -123,13 +123,14 @@ async function start() {
   try {
     pyodide = await loadPyodide({ indexURL: RUNTIME, ...plan.options });
   } catch (error) {
+    if (plan.options._loadSnapshot) plan.options._loadSnapshot.then(restored, () => {});
     if (plan.kind !== "snapshot") throw error;
     console.info("Python snapshot refused, starting normally:", error && error.message);
     await plan.refused();
     pyodide = await loadPyodide({ indexURL: RUNTIME });
   }
   if (plan.options._loadSnapshot) {  /* (Python has copied it: its 31 MB are freed now) */
-    plan.options._loadSnapshot.then((image) => release(image.buffer), () => {});
+    plan.options._loadSnapshot.then(restored, () => {});
     plan.options = {};
   }
   tell({ type: "progress", stage: "Loaded interpreter" });

@@ -303,16 +303,69 @@ export async function restoresFrom(runtimeURL) {
   if (!hit) return false;
   const image = await imageOf(hit);
   const { loadPyodide } = await import(runtimeURL + "pyodide.mjs");
-  const pyodide = await loadPyodide({ indexURL: runtimeURL, _loadSnapshot: image });
-  return pyodide.runPython("6 * 7") === 42;
+  try {
+    const pyodide = await loadPyodide({ indexURL: runtimeURL, _loadSnapshot: image });
+    return pyodide.runPython("6 * 7") === 42;
+  } finally {
+    restored(image);
+  }
 }
 
 /* The memory image of a kept snapshot ({headers, body}: kept()), a promise; an error at once
    when its size is none of a snapshot's. */
 function imageOf(hit) {
-  const length = Number(hit.headers.get("X-Length"));
+  const length = Number(hit.headers.get("X-Length")), header = hit.headers.get("X-Runs");
   if (!(length > 0 && length < MAX_BYTES)) throw new Error("snapshot of unexpected size");
-  return expandFrom(hit.response.body, hit.headers.get("X-Runs"), length);
+  return expandFrom(hit.response.body, header, length).then((image) => copiedSparsely(image, runsOf(header, length)));
+}
+
+/* Pyodide copies the image into Python's new memory with one HEAP8.set(the image past its
+   header): every page of it, its all-zero blocks too (about half of it), where a new wasm
+   memory is zero already and a page never written takes no memory. For that one call (the
+   image's own bytes), only the runs are copied, and each stretch between them is checked to be
+   zero there (instantiating the module wrote its data segments), and cleared where it is not.
+   `restored` undoes it, once loadPyodide is done whatever it did. */
+const setBytes = Int8Array.prototype.set;
+let sparse = null;  /* {image, runs}: the image whose copy is to be sparse */
+export function copiedSparsely(image, runs) {
+  sparse = { image, runs };
+  Int8Array.prototype.set = sparseSet;
+  return image;
+}
+function sparseSet(source, offset) {
+  const whole = sparse && sparse.image;
+  if (!whole || !source || source.buffer !== whole.buffer || offset ||
+      source.byteOffset + source.byteLength !== whole.byteOffset + whole.byteLength || this.length < source.length)
+    return setBytes.apply(this, arguments);
+  const runs = sparse.runs, skip = source.byteOffset - whole.byteOffset;  /* whole[skip + i] goes to this[i] */
+  restored(null);
+  let at = skip;
+  for (const [start, size] of runs) {
+    const from = Math.max(start, skip), end = start + size;
+    if (at < from) zeroed(this, at - skip, from - skip);
+    if (from < end) setBytes.call(this, whole.subarray(from, end), from - skip);
+    at = Math.max(at, end);
+  }
+  if (at < whole.byteLength) zeroed(this, at - skip, whole.byteLength - skip);
+}
+
+/* bytes[from, to) made zero, written only if some are not (a page only read takes no memory). */
+function zeroed(bytes, from, to) {
+  const start = bytes.byteOffset + from, head = Math.min(to - from, (4 - start % 4) % 4);
+  const words = new Uint32Array(bytes.buffer, start + head, (to - from - head) >>> 2);
+  let clean = true;
+  for (let i = from; clean && i < from + head; i++) clean = bytes[i] === 0;
+  for (let i = 0; clean && i < words.length; i++) clean = words[i] === 0;
+  for (let i = from + head + 4 * words.length; clean && i < to; i++) clean = bytes[i] === 0;
+  if (!clean) bytes.fill(0, from, to);
+}
+
+/* Python has its memory from the image, or will not: Int8Array as it was, and the image's
+   ~31 MB given back (`image`: null, only the former). */
+export function restored(image) {
+  sparse = null;
+  if (Object.prototype.hasOwnProperty.call(Int8Array.prototype, "set")) delete Int8Array.prototype.set;
+  if (image) release(image.buffer);
 }
 
 /* The memory image again, from the stored runs (pack's) read from `stream`: an error if they
@@ -320,14 +373,7 @@ function imageOf(hit) {
    Each piece goes straight to its place in the image and its memory is given back at once, so
    no copy of the stored bytes waits in the worker for a collection. */
 export async function expandFrom(stream, runsHeader, length) {
-  const image = new Uint8Array(length), runs = [];
-  let end = 0;
-  for (const run of (runsHeader || "").split(" ").filter(Boolean)) {
-    const [, offset, size] = (/^(\d+)\+(\d+)$/.exec(run) || []).map(Number);
-    if (!(size > 0 && offset >= end && offset + size <= length)) throw new Error("snapshot runs do not fit");
-    end = offset + size;
-    runs.push([offset, size]);
-  }
+  const image = new Uint8Array(length), runs = runsOf(runsHeader, length);
   const reader = stream.getReader();
   let run = 0, done = 0;  /* the run being filled, and how much of it is */
   for (;;) {
@@ -345,6 +391,19 @@ export async function expandFrom(stream, runsHeader, length) {
   }
   if (run !== runs.length) throw new Error("snapshot runs do not fit");
   return image;
+}
+
+/* X-Runs as [[offset, length], ...]: an error if they are not in order, apart, inside the image. */
+function runsOf(runsHeader, length) {
+  const runs = [];
+  let end = 0;
+  for (const run of (runsHeader || "").split(" ").filter(Boolean)) {
+    const [, offset, size] = (/^(\d+)\+(\d+)$/.exec(run) || []).map(Number);
+    if (!(size > 0 && offset >= end && offset + size <= length)) throw new Error("snapshot runs do not fit");
+    end = offset + size;
+    runs.push([offset, size]);
+  }
+  return runs;
 }
 
 /* Gives an ArrayBuffer's memory back at once (it is left empty), where a dead one waits for a

@@ -89,6 +89,33 @@ ROUND_TRIP = r"""async () => {
   return results;
 }"""
 
+# Python's memory filled from an image as Pyodide does it (one HEAP8.set past the image's
+# header), made sparse by static/snapshot.mjs: a "data segment" byte sits where the image is zero.
+SPARSE_COPY = r"""async () => {
+  const { pack, copiedSparsely } = await import('./static/snapshot.mjs');
+  const length = 65536 * 6 + 8, image = new Uint8Array(length);
+  image.fill(9, 0, 8);
+  image[65536 + 5] = 1; image[65536 * 5 + 1] = 200; image[length - 1] = 3;
+  const runs = pack(image).runs.split(' ').map((run) => run.split('+').map(Number));
+  const heap = new Int8Array(length - 8 + 100);
+  heap[65536 * 3] = 7; heap[length - 8 + 50] = 5;
+  copiedSparsely(image, runs);
+  const other = new Int8Array(3);
+  other.set([1, 2], 1);
+  heap.set(image.subarray(8));
+  return {same: image.subarray(8).every((b, i) => heap[i] === (b << 24 >> 24)), beyond: heap[length - 8 + 50],
+          other: [...other], patched: Object.prototype.hasOwnProperty.call(Int8Array.prototype, 'set')};
+}"""
+
+
+def test_a_restored_image_is_copied_into_pythons_memory_byte_for_byte(warm):
+    """Python's memory gets the image's every byte past its header, zero stretches included where
+    the new memory held something there, without writing the rest; other copies are untouched,
+    and typed arrays are as they were once it is done."""
+    context, page, first = warm
+    result = page.evaluate(SPARSE_COPY)
+    assert result == {"same": True, "beyond": 5, "other": [0, 1, 2], "patched": False}
+
 
 def test_the_first_visit_tries_its_new_snapshot_in_a_frame_that_goes_away(warm):
     """Once stored, the snapshot is restored once in a hidden frame (so the next visit finds
