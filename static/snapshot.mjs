@@ -3,8 +3,9 @@
    PRIVATE, PINNED API. `_makeSnapshot`, `_loadSnapshot` and `makeMemorySnapshot()` are
    Pyodide's undocumented memory-snapshot hooks, valid for the pinned Pyodide 314.0.2 only
    (a snapshot is the wasm memory of one exact build; Pyodide itself refuses one made by
-   another build). Every use of them is in this module; on a Pyodide update, check them
-   here first. Anything unexpected here means "start Python the normal way", never a broken
+   another build). Every use of them is in this module, with the one thing it assumes of how
+   Pyodide restores an image (one HEAP8.set into a new memory: `copiedSparsely`); on a Pyodide
+   update, check them here first. Anything unexpected here means "start Python the normal way", never a broken
    or waiting page.
 
    How it works: the first visit starts Python normally (in the engine's worker,
