@@ -205,7 +205,6 @@
   /* A script, stylesheet or module that fails to load before Python is ready. */
   window.addEventListener("error", function (event) {
     var t = event.target;
-    if (t && t.tagName === "LINK" && /preload/.test(t.rel)) return;  /* see preload() */
     if (t && t !== window && (t.tagName === "SCRIPT" || t.tagName === "LINK")) fail(t.src || t.href);
     else if (event.error) fail(event.error);
   }, true);

@@ -66,6 +66,8 @@ function askPageForWasm(url) {
   WebAssembly.instantiateStreaming = async (source, imports) => {  /* (Pyodide streams only that one) */
     const module = await pageWasm;
     if (!module) return instantiateStreaming(source, imports);
+    /* (a request made after all, by a start again without the refused snapshot: let go unread) */
+    Promise.resolve(source).then((response) => response.body && response.body.cancel()).catch(() => {});
     compiledBy = "page";
     return { module, instance: await WebAssembly.instantiate(module, imports) };
   };
@@ -124,6 +126,7 @@ async function start() {
     pyodide = await loadPyodide({ indexURL: RUNTIME, ...plan.options });
   } catch (error) {
     if (plan.options._loadSnapshot) plan.options._loadSnapshot.then(restored, () => {});
+    plan.options = {};
     if (plan.kind !== "snapshot") throw error;
     console.info("Python snapshot refused, starting normally:", error && error.message);
     await plan.refused();

@@ -303,8 +303,8 @@ export async function restoresFrom(runtimeURL) {
   const hit = await kept(cache);
   if (!hit) return false;
   const image = await imageOf(hit);
-  const { loadPyodide } = await import(runtimeURL + "pyodide.mjs");
   try {
+    const { loadPyodide } = await import(runtimeURL + "pyodide.mjs");
     const pyodide = await loadPyodide({ indexURL: runtimeURL, _loadSnapshot: image });
     return pyodide.runPython("6 * 7") === 42;
   } finally {
@@ -353,7 +353,8 @@ function sparseSet(source, offset) {
 /* bytes[from, to) made zero, written only if some are not (a page only read takes no memory). */
 function zeroed(bytes, from, to) {
   const start = bytes.byteOffset + from, head = Math.min(to - from, (4 - start % 4) % 4);
-  const words = new Uint32Array(bytes.buffer, start + head, (to - from - head) >>> 2);
+  const count = (to - from - head) >>> 2;  /* (none: a stretch too short to reach a word's boundary) */
+  const words = count ? new Uint32Array(bytes.buffer, start + head, count) : [];
   let clean = true;
   for (let i = from; clean && i < from + head; i++) clean = bytes[i] === 0;
   for (let i = 0; clean && i < words.length; i++) clean = words[i] === 0;

@@ -90,20 +90,22 @@ ROUND_TRIP = r"""async () => {
 }"""
 
 # Python's memory filled from an image as Pyodide does it (one HEAP8.set past the image's
-# header), made sparse by static/snapshot.mjs: a "data segment" byte sits where the image is zero.
+# header), made sparse by static/snapshot.mjs: "data segment" bytes sit where the image is zero,
+# one in a whole zero block, one in the image's last byte (a zero stretch of 1 byte, unaligned:
+# the header is 7 bytes long).
 SPARSE_COPY = r"""async () => {
   const { pack, copiedSparsely } = await import('./static/snapshot.mjs');
-  const length = 65536 * 6 + 8, image = new Uint8Array(length);
-  image.fill(9, 0, 8);
-  image[65536 + 5] = 1; image[65536 * 5 + 1] = 200; image[length - 1] = 3;
+  const header = 7, length = 65536 * 6 + 1, image = new Uint8Array(length);
+  image.fill(9, 0, header);
+  image[65536 + 5] = 1; image[65536 * 5 + 1] = 200; image[65536 * 6 - 1] = 3;
   const runs = pack(image).runs.split(' ').map((run) => run.split('+').map(Number));
-  const heap = new Int8Array(length - 8 + 100);
-  heap[65536 * 3] = 7; heap[length - 8 + 50] = 5;
+  const heap = new Int8Array(length - header + 100);
+  heap[65536 * 3] = 7; heap[length - header - 1] = 6; heap[length - header + 50] = 5;
   copiedSparsely(image, runs);
   const other = new Int8Array(3);
   other.set([1, 2], 1);
-  heap.set(image.subarray(8));
-  return {same: image.subarray(8).every((b, i) => heap[i] === (b << 24 >> 24)), beyond: heap[length - 8 + 50],
+  heap.set(image.subarray(header));
+  return {same: image.subarray(header).every((b, i) => heap[i] === (b << 24 >> 24)), beyond: heap[length - header + 50],
           other: [...other], patched: Object.prototype.hasOwnProperty.call(Int8Array.prototype, 'set')};
 }"""
 

@@ -218,8 +218,10 @@ def test_a_switch_whose_early_answer_cannot_come_is_answered_by_python(browser, 
     page.wait_for_selector("label.word")
     pick(page, 3)
     wait_state(page, "s.focus === 3 && !s.mask")
-    page.locator("#mask").click()
+    with page.expect_console_message(lambda m: "no more early answers" in m.text):
+        page.locator("#mask").click()
     assert page.locator('input[name="word"][value="3"]').is_checked() and page.is_checked("#mask")
+    assert get_state(page)["mask"] is False  # (not answered early: its state could not come)
     held.release()
     wait_ready(page)
     state = wait_state(page, "s.focus === 3 && s.mask")
