@@ -322,3 +322,20 @@ def test_a_reload_of_the_example_answers_early_too(browser, base_url):
     assert (after["focus"], after["mask"], after["include_self"]) == (4, True, True)
     assert np.allclose([r["weight"] for r in after["rows"]], [r["weight"] for r in state["rows"]], atol=1e-12)
     context.close()
+
+
+def test_a_reload_of_a_word_with_the_switches_as_drawn_answers_from_the_page_alone(browser, base_url):
+    """A reload whose address names a word with the switches as pre-rendered is shown and answers
+    from the states the page carries: its words enabled at once, no early file fetched, and the
+    note saying what answers already."""
+    example = "?s=Il+gatto+seduto+sul+tappeto+dormiva&focus=2&mask=0&self=0&lang=it"
+    context, page, held = loading_page(browser, base_url, example)
+    page.wait_for_function("window.attentionExplorer.early.answering()")
+    assert page.locator('input[name="word"][value="2"]').is_checked()
+    assert page.locator('input[name="word"]:enabled').count() == 6
+    pick(page, 4)
+    state = wait_state(page, "s.focus === 4")
+    assert weights_shown(page) == pytest.approx(expected(4), abs=0.051) and not state["mask"]
+    asked = page.evaluate("performance.getEntriesByType('resource').map(r => r.name).filter(n => n.includes('/static/early'))")
+    assert page.locator("#status-note").is_visible() and asked == []
+    context.close()
