@@ -122,19 +122,17 @@ async function start() {
   tell({ type: "progress", stage: "Loading interpreter" });
   const entry = fetch(ENTRY).then((r) => { if (!r.ok) throw new Error(`${ENTRY}: ${r.status}`); return r.text(); });
   entry.catch(() => {});
+  const loading = loadPyodide({ indexURL: RUNTIME, ...plan.options }), image = plan.options._loadSnapshot;
+  plan.options = {};
+  /* (Python has copied the image, or refused it: either way its 31 MB are freed now) */
+  if (image) loading.then(() => image, () => image).then(restored, () => {});
   try {
-    pyodide = await loadPyodide({ indexURL: RUNTIME, ...plan.options });
+    pyodide = await loading;
   } catch (error) {
-    if (plan.options._loadSnapshot) plan.options._loadSnapshot.then(restored, () => {});
-    plan.options = {};
     if (plan.kind !== "snapshot") throw error;
     console.info("Python snapshot refused, starting normally:", error && error.message);
     await plan.refused();
     pyodide = await loadPyodide({ indexURL: RUNTIME });
-  }
-  if (plan.options._loadSnapshot) {  /* (Python has copied it: its 31 MB are freed now) */
-    plan.options._loadSnapshot.then(restored, () => {});
-    plan.options = {};
   }
   tell({ type: "progress", stage: "Loaded interpreter" });
   writeFiles(pyodide, await files);
