@@ -84,7 +84,7 @@
   function show() {
     if (stopped || !data) return;
     var want = choice(), key = keyOf(want), state = data.states[key];
-    if (!state && key !== shown && data === inlineStates) more().then(function (all) { if (all) settle(all); });
+    if (!state && key !== shown && data === inlineStates) more();
     if (!state || key === shown) return;
     regions.forEach(function (name) {
       morph(document.getElementById(name), build(name, state.ops[name]));
@@ -203,17 +203,16 @@
     }
     return null;
   }
-  /* The states the page did not carry, fetched once (null if they cannot come: Python answers). */
-  var rest = null;
+  /* All the states, the page's and the rest, fetched once and answered with (if they cannot
+     come, Python answers). */
+  var asking = false;
   function more() {
-    if (rest === null) {
-      var gz = typeof DecompressionStream === "function";
-      rest = fetch(STATES + (gz ? ".gz" : "")).then(unpack).catch(function (error) {
-        if (window.console) console.info("Attention Explorer: no more early answers:", String(error));
-        return null;
-      });
-    }
-    return rest;
+    if (asking) return;
+    asking = true;
+    var gz = typeof DecompressionStream === "function";
+    fetch(STATES + (gz ? ".gz" : "")).then(unpack).then(settle, function (error) {
+      if (window.console) console.info("Attention Explorer: no more early answers:", String(error));
+    });
   }
   /* The example's states are here (those of the page, or all of them): answer with them. */
   function settle(states) {
@@ -223,7 +222,7 @@
       var key = stateOf(states, search);
       if (key === null) {
         if (states !== inlineStates) { stopped = aside = true; return; }  /* another state: Python draws it */
-        more().then(function (all) { if (all) settle(all); });
+        more();
         return;
       }
       var parts = key.split("."), word = app.querySelector('input[name="word"][value="' + parts[0] + '"]');
@@ -240,5 +239,5 @@
   }
   var inlineStates = null;
   try { inlineStates = inline ? JSON.parse(inline.textContent) : null; } catch (e) { inlineStates = null; }
-  if (inlineStates) settle(inlineStates); else more().then(function (all) { if (all) settle(all); });
+  if (inlineStates) settle(inlineStates); else more();
 })();
