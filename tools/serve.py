@@ -154,7 +154,14 @@ def make_server(host="127.0.0.1", port=8000, root=ROOT, quiet=False, extra_publi
     cors=False answers as a host that sends no Access-Control-Allow-Origin (tests)."""
     handler = type("PageHandler", (Handler,), {"root": str(root), "quiet": quiet, "cors": cors,
                                                "public": PUBLIC + tuple(extra_public)})
-    return http.server.ThreadingHTTPServer((host, port), handler)
+    return _Server((host, port), handler)
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """A browser that closed a kept-alive connection between requests is no error."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 def main(argv=None):

@@ -160,12 +160,13 @@ def test_followers_go_on_when_the_leader_is_removed(lesson):
     assert sorted(each(lesson, START)) == ["normal", "shared"]
     for k, i in enumerate(left):
         frame = lesson.frames[k + 1]
-        frame.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT)
+        # (polling: a frame of another site off screen gets no animation frames to look at)
+        frame.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT, polling=100)
         state = frame.evaluate("JSON.parse(document.getElementById('attention-state').textContent)")
         assert (state["sentence"], state["focus"]) == (kept[i]["sentence"], kept[i]["focus"])
         frame.locator('label.word[data-index="1"]').click()
         frame.wait_for_function("JSON.parse(document.getElementById('attention-state').textContent).focus === 1",
-                                timeout=10_000)
+                                timeout=10_000, polling=100)
 
 
 def test_followers_go_on_when_the_leader_cannot_start_python(browser, base_url):
