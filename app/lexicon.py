@@ -713,24 +713,54 @@ def load_lexicon(lang, directory=LEXICON_DIR):
     """The lexicon of a language: the generated file, then `<directory>/<lang>.csv` over it.
 
     A missing override file is a Problem; a missing generated file only leaves the override
-    and the guessing rules.
+    and the guessing rules. Loaded again with both files reading as they did, it is the same
+    Lexicon (one is never changed once made): the parse is skipped, and a Python restored from
+    a snapshot that made it (`snapshot_warm`) reads a sentence without parsing at all.
     """
-    entries, names, other = {}, {}, {}
-    if lang in GENERATED:
-        try:
-            entries, names, other = parse_generated(_read(os.path.join(directory, GENERATED[lang])))
-        except OSError:
-            pass
-    file = f"{lang}.csv"
-    try:
-        text = _read(os.path.join(directory, file))
-    except OSError:
-        return Lexicon(lang, entries, [Problem(file, 0, "missing")], names, other)
-    override, problems = parse_lexicon(text, file)
-    entries.update(override)
-    lexicon = Lexicon(lang, entries, problems, names, other)
-    lexicon.fixed = set(override)  # the teacher's card is the word's only reading
+    generated = os.path.join(directory, GENERATED[lang]) if lang in GENERATED else None
+    override = os.path.join(directory, f"{lang}.csv")
+    texts = (_read_or_none(generated), _read_or_none(override))
+    kept = _made.get((lang, directory))
+    if kept is not None and kept[0] == texts:
+        return kept[1]
+    lexicon = _lexicon(lang, *texts)
+    _made[(lang, directory)] = (texts, lexicon)
     return lexicon
+
+
+_made = {}  # (lang, directory) -> ((generated text, override text), Lexicon made from them)
+
+
+def _read_or_none(path):
+    try:
+        return _read(path) if path else None
+    except OSError:
+        return None
+
+
+def _lexicon(lang, generated, override):
+    entries, names, other = parse_generated(generated) if generated is not None else ({}, {}, {})
+    file = f"{lang}.csv"
+    if override is None:
+        return Lexicon(lang, entries, [Problem(file, 0, "missing")], names, other)
+    rows, problems = parse_lexicon(override, file)
+    entries.update(rows)
+    lexicon = Lexicon(lang, entries, problems, names, other)
+    lexicon.fixed = set(rows)  # the teacher's card is the word's only reading
+    return lexicon
+
+
+def snapshot_warm():
+    """What a memory snapshot of the page's Python makes before it is taken
+    (static/attention_snapshot.py): the lexicons this Python has made from the page's own
+    files, as {"files": their paths, "calls": [[function name, arguments], ...]}. A page
+    restored from it then finds them made, as long as both files still read the same."""
+    made = [(lang, directory) for lang, directory in _made if directory == LEXICON_DIR]
+    files = [path for lang, directory in made
+             for path in (os.path.join(directory, GENERATED[lang]) if lang in GENERATED else None,
+                          os.path.join(directory, f"{lang}.csv"))
+             if path and os.path.isfile(path)]
+    return {"files": files, "calls": [["load_lexicon", [lang]] for lang, _ in made]}
 
 
 class Lexicons(dict):

@@ -11,7 +11,10 @@ A snapshot never runs code the page does not have now. It keeps
   bytes it was compiled from;
 - of those, the modules the page had imported that touch no page (they import nothing of
   `js`, `pyodide`, `pyscript`, at import time, directly or through another module of the
-  page: the app's computing and drawing modules, not app/page.py), imported: `kept`.
+  page: the app's computing and drawing modules, not app/page.py), imported: `kept`;
+- what those kept modules make at every start of the page, made already, where the page
+  names it (`snapshot_warm()` of a module: app/lexicon.py's lexicons, each used only while
+  its files read the same).
 After a restore, the page calls `forget_changed()` before it imports anything of its own: if
 the bytes of any kept module's file are not the ones it was imported from, every kept module
 is forgotten and imported again from the files. Then the page imports its modules as on any
@@ -93,7 +96,7 @@ def page_free(modules):
     return free
 
 
-def prepare(modules, sources, imports=()):
+def prepare(modules, sources, imports=(), warm=()):
     """Get this interpreter ready to be snapshotted.
 
     modules: [name, file or None] pairs, the modules a page had imported: those of the runtime
@@ -102,6 +105,11 @@ def prepare(modules, sources, imports=()):
     sources: paths of the page's source files, already in this file system: compiled.
     imports: module names among those sources to import (their runtime modules come along),
       then forget again: only their code is kept.
+    warm: [module, function, arguments] calls, made once the kept modules are imported, each
+      only if its module is kept: what a module makes at every start of the page, made here
+      instead (the page's modules say what, through `snapshot_warm()`: static/snapshot.mjs,
+      pageRecipe); the files they read are already in this file system. One that fails
+      leaves it to the page.
     """
     for name, path in modules:
         if (not path or in_runtime(path)) and name not in sys.modules:
@@ -129,6 +137,12 @@ def prepare(modules, sources, imports=()):
         except Exception:
             forget()
             break
+    for name, function, arguments in warm:
+        if name in kept:
+            try:
+                getattr(sys.modules[name], function)(*arguments)
+            except Exception:
+                pass
     for name, module in list(sys.modules.items()):  # nothing else of the page's stays imported
         if name not in kept and os.path.abspath(getattr(module, "__file__", None) or "/") in compiled:
             del sys.modules[name]
@@ -171,4 +185,5 @@ def prepare_from(recipe):
     """prepare() with the arguments in a JSON file (written by the worker)."""
     with open(recipe, encoding="utf-8") as file:
         args = json.load(file)
-    prepare(args["modules"], args["sources"], args["imports"])
+    prepare(args["modules"], args["sources"], args["imports"], args.get("warm", ()))
+

@@ -24,10 +24,14 @@
    The app's files are checked where they are used: an import uses the snapshot's code only
    for a file whose bytes are the ones it was compiled from, and a module kept imported stays
    only while every kept module's file has its bytes (app/main.py asks), so an edited file in a deployed
-   folder (app or lexicon: the lexicon is never in the snapshot) is always what runs; the
-   page then makes a new snapshot. One maker per deployment: the Web Locks API; widgets
+   folder is always what runs; the page then makes a new snapshot. A lexicon the snapshot made
+   (the page's modules name what to make: `snapshot_warm`, pageRecipe) is used only while both
+   its files read as they did (app/lexicon.py); an edited one is made again from the files. One maker per deployment: the Web Locks API; widgets
    that find a snapshot being made wait for it (WAIT_MS at most; ANSWER_MS when its maker
-   does not answer), then restore it or start normally. */
+   does not answer), then restore it or start normally.
+
+   The engine and the snapshot's maker load the same files: [files] of pyscript.toml
+   (`configFiles`), the app's archive among them, which the engine unpacks itself (`unzipped`). */
 
 const CACHE = "attention-explorer-snapshot";
 const FORMAT = "code-2 runs-1";  // what a snapshot holds (attention_snapshot.py), how it is stored (pack)
@@ -163,15 +167,34 @@ export function onStored(then) { stored = then; }
 /* What the page's Python has imported: [[name, file or null], ...] and, read from its file
    system, the page's own source files among them (app, PyScript's package). */
 function pageRecipe(pyodide) {
-  const modules = JSON.parse(pyodide.runPython(
-    "import json, sys\njson.dumps([[n, getattr(m, '__file__', None)] for n, m in list(sys.modules.items())])"));
-  const sources = [];
+  const { modules, files, warm } = JSON.parse(pyodide.runPython(RECIPE, { globals: pyodide.globals.get("dict")() }));
+  const sources = [], data = [];
   for (const [, path] of modules) {
     if (typeof path !== "string" || !path.endsWith(".py") || path.startsWith("/lib/")) continue;
     try { sources.push([path, pyodide.FS.readFile(path)]); } catch (e) { /* not a file here */ }
   }
-  return { modules, sources };
+  for (const path of files) {
+    try { data.push([path, pyodide.FS.readFile(path)]); } catch (e) { /* not a file here */ }
+  }
+  return { modules, sources, data, warm };
 }
+/* (in the page's Python: its modules, and what those of its own files that define
+   `snapshot_warm()` would have the snapshot make for them, with the files that reads) */
+const RECIPE = `import json, sys
+modules = [[n, getattr(m, "__file__", None)] for n, m in list(sys.modules.items())]
+files, warm = [], []
+for name, path in modules:
+    if not isinstance(path, str) or path.startswith("/lib/"):
+        continue
+    try:
+        wanted = sys.modules[name].__dict__.get("snapshot_warm")
+        wanted = wanted() if callable(wanted) else None
+        if wanted:
+            files += [str(f) for f in wanted["files"]]
+            warm += [[name, str(f), list(a)] for f, a in wanted["calls"]]
+    except Exception:
+        pass
+json.dumps({"modules": modules, "files": files, "warm": warm})`;
 
 /* After a start from the snapshot: did an import find a file other than the snapshot's? */
 function recompiled(pyodide) {
@@ -495,6 +518,10 @@ export async function makeAndStore({ runtimeURL, key, headers, recipe }) {
     if (dir) FS.mkdirTree(dir);
     FS.writeFile(path, bytes);
   }
+  for (const [path, bytes] of made.data || []) {  /* (files the warm calls read) */
+    FS.mkdirTree(path.slice(0, path.lastIndexOf("/")) || "/");
+    FS.writeFile(path, bytes);
+  }
   const paths = made.sources.map(([path]) => path);
   for (const [dir, bytes] of made.archives || []) {
     pyodide.unpackArchive(bytes, "zip", { extractDir: dir });
@@ -504,7 +531,7 @@ export async function makeAndStore({ runtimeURL, key, headers, recipe }) {
   const imports = recipe ? [] : paths.map((path) => path.slice(0, -3).replace(/\//g, ".").replace(/\.__init__$/, ""));
   FS.mkdirTree("/snapshot");
   FS.writeFile("/snapshot/attention_snapshot.py", helper);
-  FS.writeFile("/snapshot/recipe.json", JSON.stringify({ modules: made.modules, sources: paths, imports }));
+  FS.writeFile("/snapshot/recipe.json", JSON.stringify({ modules: made.modules, sources: paths, imports, warm: made.warm || [] }));
   pyodide.runPython("import sys\nsys.path.insert(0, '/snapshot')\nimport attention_snapshot\n" +
                     "sys.path.remove('/snapshot')\nattention_snapshot.prepare_from('/snapshot/recipe.json')");
   const image = pyodide.makeMemorySnapshot();

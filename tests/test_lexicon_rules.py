@@ -1,5 +1,6 @@
 """The generated lexicon, the override, the card rules, morphology, names and tokenizer cases."""
 
+import os
 import re
 from pathlib import Path
 
@@ -53,6 +54,33 @@ def test_override_row_wins_over_the_generated_card_and_is_read_at_run_time(tmp_p
     assert lex.get("gatto") == [0, 0, 1, 0] and lex.get("cane") == [0.95, 0.05, 0.1, 0]
     (tmp_path / "it.csv").write_text("word,alive,action,thing,function\ngatto,1,0,0,0\n", encoding="utf-8")
     assert load_lexicon("it", directory=str(tmp_path)).get("gatto") == [1, 0, 0, 0]
+
+
+def test_a_lexicon_is_made_once_while_its_files_read_the_same(tmp_path):
+    """Loaded again with both files unchanged, a language's lexicon is the one already made (a
+    snapshot's Python keeps it: static/attention_snapshot.py); a change in either file, or a
+    file appearing, makes it anew from the files as they read now."""
+    (tmp_path / "gpl").mkdir()
+    (tmp_path / "gpl" / "it.txt").write_text("= 0.95 0.05 0.1 0 animal\ngatto\n", encoding="utf-8")
+    first = load_lexicon("it", directory=str(tmp_path))
+    assert load_lexicon("it", directory=str(tmp_path)) is first and first.problems[0].key == "missing"
+    (tmp_path / "it.csv").write_text("word,alive,action,thing,function\ngatto,0,0,1,0\n", encoding="utf-8")
+    second = load_lexicon("it", directory=str(tmp_path))
+    assert second is not first and second.get("gatto") == [0, 0, 1, 0] and second.problems == []
+    (tmp_path / "gpl" / "it.txt").write_text("= 0.95 0.05 0.1 0 animal\ngatto\ncane\n", encoding="utf-8")
+    assert load_lexicon("it", directory=str(tmp_path)).get("cane") == [0.95, 0.05, 0.1, 0]
+
+
+def test_a_snapshot_is_told_the_lexicons_made_from_the_pages_files():
+    """What the page's lexicon module asks a snapshot to make: each lexicon it made from the
+    page's own folder, with the files that reads (a test's folder is not the page's)."""
+    from app import lexicon as module
+    load_lexicon("en")
+    wanted = module.snapshot_warm()
+    assert ["load_lexicon", ["en"]] in wanted["calls"]
+    assert os.path.join(LEXICON_DIR, "cc-by-sa", "en.txt") in wanted["files"]
+    assert os.path.join(LEXICON_DIR, "en.csv") in wanted["files"]
+    assert all(os.path.dirname(path).startswith(LEXICON_DIR) for path in wanted["files"])
 
 
 def test_licence_notes_sit_beside_the_generated_files_and_in_the_readme():

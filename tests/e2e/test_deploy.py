@@ -383,6 +383,26 @@ def edit(path, old, new, member=None):
     os.utime(path, (later, later))
 
 
+def test_a_lexicon_edited_after_the_snapshot_is_read_as_it_is_now(browser, base_url):
+    """The snapshot holds the example's lexicon already made; a teacher then edits only the CSV
+    (no module changes): the next visit still starts from the snapshot and shows the edited card."""
+    context, page = open_page(browser, base_url, QUERY, snapshots=True)
+    wait_ready(page)
+    assert card(get_state(page), "cane") == [0.95, 0.05, 0.1, 0.0]
+    poll(page, SNAPSHOT_MADE)
+    poll(page, "document.documentElement.dataset.snapshot")  # (tried: the maker is done)
+    csv = (Path(__file__).resolve().parents[2] / "lexicon" / "it.csv").read_text(encoding="utf-8")
+    assert "\ncane,0.95,0.05,0.1,0\n" in csv
+    context.route("**/lexicon/it.csv", lambda route: route.fulfill(
+        body=csv.replace("\ncane,0.95,0.05,0.1,0\n", "\ncane,0.5,0.5,0,0\n"), content_type="text/plain; charset=utf-8"))
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate(START) == "snapshot"
+    assert card(get_state(page), "cane") == [0.5, 0.5, 0.0, 0.0]
+    assert_clean(context, page)
+    context.close()
+
+
 def test_files_edited_in_the_deployed_folder_are_what_the_next_visit_runs(browser, tmp_path):
     """After a visit left a snapshot (and the service worker the .gz copies), a teacher edits
     the CSV, the generated lexicon and a module of the app's archive in the deployed folder: the next visit
