@@ -3,12 +3,13 @@
    DecompressionStream from the FILE.gz shipped beside them (tools/bundle.py):
    - the versioned runtime folders, vendor/pyodide-…/ and vendor/pyscript-…/: a name there
      never changes content, so the result is kept in the Cache API;
-   - the app's archive, its entry script and the generated lexicons (app/app.zip, app/main.py,
-     lexicon/….txt): only when FILE itself, asked with HEAD, still has the size of the .gz's
-     content and is not newer than the .gz, so a file edited after the bundle was made is
-     always served as it is now. The result is kept with what HEAD said of FILE (size, Last-Modified): a later
+   - the app's entry script and the generated lexicons (app/main.py, lexicon/….txt): only when
+     FILE itself, asked with HEAD, still has the size of the .gz's content and is not newer
+     than the .gz, so a file edited after the bundle was made is always served as it is
+     now. The result is kept with what HEAD said of FILE (size, Last-Modified): a later
      visit still asks HEAD, and uses the kept copy only while that is unchanged. The
-     teacher's override lists (lexicon/*.csv) are never compressed.
+     teacher's override lists (lexicon/*.csv) are never compressed, nor the app's archive
+     (app/app.zip, deflated already).
    Anything else, a missing .gz or any doubt goes to the network untouched. */
 const CACHE = "attention-explorer-runtime";
 const CHECKED_CACHE = "attention-explorer-files";  /* app and lexicon files, each with what HEAD said */
@@ -16,7 +17,7 @@ const TYPES = { ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "
                 ".json": "application/json", ".zip": "application/zip", ".css": "text/css",
                 ".py": "text/plain; charset=utf-8", ".txt": "text/plain; charset=utf-8" };
 const VERSIONED = /^vendor\/(pyodide|pyscript)-[^/]+\/[^/]+$/;
-const CHECKED = /^(app\/app\.zip|app\/main\.py|lexicon\/[\w/-]+\.txt)$/;
+const CHECKED = /^(app\/main\.py|lexicon\/[\w/-]+\.txt)$/;
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));

@@ -27,7 +27,7 @@
    made now) and, from every page, {type: "port"} with a MessagePort whose messages are the
    page's (app/page.py, `receive`). The runtime path below is kept current by `make build`. */
 import { loadPyodide } from "../vendor/pyodide-314.0.2-eb43536d/pyodide.mjs";
-import { configFiles, onStored, restored, startPlan, tryInWorker, unzipped, wasmMemoryBytes } from "./snapshot.mjs";
+import { configFiles, onStored, restored, startPlan, tryInWorker, wasmMemoryBytes } from "./snapshot.mjs";
 
 const RUNTIME = new URL("../vendor/pyodide-314.0.2-eb43536d/", import.meta.url).href;
 const CONFIG = new URL("../pyscript.toml", import.meta.url);
@@ -93,28 +93,23 @@ async function fetchBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/* The app's files, [[path, bytes, its files or null], ...]: fetched from the start, while Python
-   starts; an archive's files unpacked then too (null where that failed: Pyodide unpacks it). */
+/* The app's files, [[path, bytes], ...]: fetched from the start, while Python starts. */
 async function fetchFiles() {
   const files = configFiles(new TextDecoder().decode(await fetchBytes(CONFIG)));
-  return Promise.all(files.map(async ([src, dst]) => {
-    const bytes = await fetchBytes(src);
-    return [dst, bytes, dst.endsWith("/*") ? await unzipped(bytes).catch(() => null) : null];
-  }));
+  return Promise.all(files.map(([src, dst]) => fetchBytes(src).then((bytes) => [dst, bytes])));
 }
 
 /* The app's files, as PyScript's [files] would lay them out: "URL" = "path", where a path
    ending in /* takes the archive's files. */
 function writeFiles(python, fetched) {
-  const write = (path, bytes) => {
+  for (const [dst, bytes] of fetched) {
+    const path = dst.replace(/^\.\//, "");
+    if (path.endsWith("/*")) {
+      python.unpackArchive(bytes, "zip", { extractDir: path.slice(0, -2) });
+      continue;
+    }
     if (path.includes("/")) python.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
     python.FS.writeFile(path, bytes);
-  };
-  for (const [dst, bytes, unpacked] of fetched) {
-    const path = dst.replace(/^\.\//, "");
-    if (!path.endsWith("/*")) write(path, bytes);
-    else if (unpacked) unpacked.forEach(([name, data]) => write(`${path.slice(0, -2)}/${name}`, data));
-    else python.unpackArchive(bytes, "zip", { extractDir: path.slice(0, -2) });
   }
 }
 

@@ -51,40 +51,6 @@ export function configFiles(toml) {
     .map(([, src, dst]) => [new URL(src, CONFIG).href, dst]);
 }
 
-/* The files of a zip archive (the app's: "./app/app.zip" = "./app/*" in [files]), [[name, bytes],
-   ...] in its order, inflated by the browser (DecompressionStream): the engine unpacks the app
-   while Python loads, where Pyodide's unpackArchive (Python's zipfile, in the interpreter) took
-   ~20 ms of a warm start once Python was up. An error for what it does not read: no archive,
-   zip64, an encrypted entry, a method other than stored or deflated, a name leaving the folder,
-   sizes that do not add up (the engine then has Pyodide unpack it). */
-export async function unzipped(bytes) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const u16 = (at) => view.getUint16(at, true), u32 = (at) => view.getUint32(at, true);
-  let end = bytes.byteLength - 22;  /* the end of the central directory, after at most a comment */
-  while (end >= 0 && u32(end) !== 0x06054b50) end--;
-  if (end < 0) throw new Error("not a zip archive");
-  const entries = [], names = new TextDecoder("utf-8", { fatal: true });
-  for (let i = 0, at = u32(end + 16); i < u16(end + 10); i++) {
-    if (u32(at) !== 0x02014b50) throw new Error("zip directory broken");
-    const method = u16(at + 10), packed = u32(at + 20), size = u32(at + 24), local = u32(at + 42);
-    const name = names.decode(bytes.subarray(at + 46, at + 46 + u16(at + 28)));
-    if (u16(at + 8) & 1 || (method !== 0 && method !== 8) || packed === 0xffffffff || size === 0xffffffff)
-      throw new Error(`zip entry not read here: ${name}`);
-    if (name.startsWith("/") || name.split("/").includes("..")) throw new Error(`zip entry outside: ${name}`);
-    at += 46 + u16(at + 28) + u16(at + 30) + u16(at + 32);
-    if (u32(local) !== 0x04034b50) throw new Error("zip entry broken");
-    const start = local + 30 + u16(local + 26) + u16(local + 28);
-    if (start + packed > end) throw new Error("zip entry broken");
-    if (!name.endsWith("/")) entries.push([name, method, bytes.subarray(start, start + packed), size]);
-  }
-  return Promise.all(entries.map(async ([name, method, data, size]) => {
-    const out = method === 0 ? data : new Uint8Array(await new Response(
-      new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw"))).arrayBuffer());
-    if (out.byteLength !== size) throw new Error(`zip entry of another size: ${name}`);
-    return [name, out];
-  }));
-}
-
 async function fetchBytes(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: ${response.status}`);

@@ -88,24 +88,6 @@ def test_a_module_edited_after_the_build_no_longer_matches_the_archive(tmp_path)
     assert "app/app.zip: views/extra.py is missing" in build.stale_archive(tmp_path)
 
 
-def test_an_archive_of_deflated_members_is_refreshed_stored(tmp_path):
-    """The engine unpacks the app's archive by slicing it while Python loads (static/snapshot.mjs):
-    the shipped one's members are stored, and one with its members deflated (as an older build
-    made them) is stale, so `make build` writes it again."""
-    import shutil
-    shutil.copytree(build.ROOT / "app", tmp_path / "app")
-    (tmp_path / "node_modules" / "pyodide").mkdir(parents=True)
-    for name in ("pyscript.toml", "node_modules/pyodide/pyodide-lock.json"):
-        shutil.copy2(build.ROOT / name, tmp_path / name)
-    shipped = zipfile.ZipFile(build.ROOT / build.ARCHIVE)
-    assert {i.compress_type for i in shipped.infolist()} == {zipfile.ZIP_STORED}
-    with zipfile.ZipFile(tmp_path / build.ARCHIVE, "w", zipfile.ZIP_DEFLATED) as deflated:
-        for info in shipped.infolist():
-            deflated.writestr(info.filename, shipped.read(info), compress_type=zipfile.ZIP_DEFLATED)
-    assert build.stale_archive(tmp_path) == [
-        f"app/app.zip: {shipped.namelist()[0]} is compressed (the engine slices stored members)"]
-
-
 def test_the_first_paint_and_a_first_click_wait_for_no_request_but_the_page():
     """The head's style and its two small scripts that decide before the first paint (transfer.js,
     boot.js) are inlined from static/ by the build, and so are, after the example, the states a

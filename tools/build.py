@@ -14,7 +14,6 @@ import base64
 import gzip
 import hashlib
 import html
-import io
 import json
 import re
 import shutil
@@ -198,8 +197,6 @@ def stale_archive(root=ROOT):
     with archive:
         names = archive.namelist()
         problems = [f"{ARCHIVE}: {m} is not one of the modules" for m in names if m not in sources and m not in compiled]
-        problems += [f"{ARCHIVE}: {i.filename} is compressed (the engine slices stored members)"
-                     for i in archive.infolist() if i.compress_type != zipfile.ZIP_STORED][:1]
         for member, path in sources.items():
             if member not in names:
                 problems.append(f"{ARCHIVE}: {member} is missing")
@@ -217,19 +214,9 @@ def stale_archive(root=ROOT):
 
 
 def make_archive(root=ROOT):
-    """Write app/app.zip with the browser's own Python (Pyodide in Node), its members then stored
-    rather than deflated: the engine unpacks it by slicing while Python loads (static/snapshot.mjs,
-    `unzipped`), and the host's compression, or the .br/.gz copies, work across its files."""
+    """Write app/app.zip with the browser's own Python (Pyodide in Node)."""
     subprocess.run(["node", str(BYTECODE_TOOL), "app", str(root / ARCHIVE), *app_sources(root)],
                    check=True, cwd=root)
-    with zipfile.ZipFile(root / ARCHIVE) as deflated:
-        members = [(info, deflated.read(info)) for info in deflated.infolist()]
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as stored:
-        for info, data in members:
-            info.compress_type = zipfile.ZIP_STORED
-            stored.writestr(info, data)
-    (root / ARCHIVE).write_bytes(buffer.getvalue())
 
 
 def boot_data():

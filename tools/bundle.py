@@ -24,12 +24,12 @@ NAME = "attention-explorer"
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*", "*.br", "*.gz", "*-left-out.txt")
 # Python's runtime also ships gzipped: on a host that compresses nothing, sw.js
 # serves these (decompressed by the browser) instead of the plain files, which stay as
-# fallback. So do the app's archive (its members stored), its entry script and the generated
-# lexicons (gzipped here), which sw.js uses only while the plain file is unchanged; the
-# teacher's CSVs stay plain only. The example's early answers not inlined in index.html
-# (static/early.json) are fetched as .gz and unpacked by static/early.js.
+# fallback. So do the app's entry script and the generated lexicons (gzipped here), which
+# sw.js uses only while the plain file is unchanged; the teacher's CSVs stay plain only, and
+# the app's archive too (deflated already: gzip would save 2%). The example's early answers
+# not inlined in index.html (static/early.json) are fetched as .gz and unpacked by static/early.js.
 RUNTIME_SKIP = shutil.ignore_patterns("__pycache__", ".*", "*.br")
-GZIPPED_TOO = re.compile(r"^(app/app\.zip|app/main\.py|lexicon/.+\.txt|static/early\.json)$")
+GZIPPED_TOO = re.compile(r"^(app/main\.py|lexicon/.+\.txt|static/early\.json)$")
 # Of vendor/, the page's engine loads Pyodide only (PyScript is there for `make bench`'s bare page).
 VENDOR_SHIPPED = re.compile(r"^pyodide-")
 # Of app/, the page loads its archive and the entry script only (tools/build.py): the modules'

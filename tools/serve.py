@@ -42,7 +42,7 @@ TYPES = {
     ".txt": "text/plain; charset=utf-8",
     ".md": "text/plain; charset=utf-8",
 }
-COMPRESSIBLE = {".wasm", ".mjs", ".js", ".css", ".html", ".py", ".toml", ".csv", ".json", ".txt", ".zip"}
+COMPRESSIBLE = {".wasm", ".mjs", ".js", ".css", ".html", ".py", ".toml", ".csv", ".json", ".txt"}
 IMMUTABLE = "public, max-age=31536000, immutable"
 # A page's policy is the one its <meta> says (index.html's allows its inline style and script by
 # their hashes: tools/build.py); a page with none gets this one.

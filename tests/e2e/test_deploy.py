@@ -1,12 +1,8 @@
 """Where teachers deploy it: a plain static host, and the second start from a snapshot."""
 
-import base64
-import io
 import json
 import os
 import time
-import zipfile
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -121,58 +117,6 @@ def test_a_restored_image_is_copied_into_pythons_memory_byte_for_byte(warm):
     context, page, first = warm
     result = page.evaluate(SPARSE_COPY)
     assert result == {"same": True, "beyond": 5, "other": [0, 1, 2], "patched": False}
-
-
-# static/snapshot.mjs's unzipping (the engine unpacks the app's archive while Python loads), of
-# archives given as base64: for each, its files as {name: base64}, or the error's message.
-UNZIPPED = r"""async (archives) => {
-  const { unzipped } = await import('./static/snapshot.mjs');
-  const text = (data) => { let s = ''; for (let i = 0; i < data.length; i += 8192) s += String.fromCharCode(...data.subarray(i, i + 8192)); return btoa(s); };
-  const out = [];
-  for (const packed of archives) {
-    try {
-      const files = await unzipped(Uint8Array.from(atob(packed), (c) => c.charCodeAt(0)));
-      out.push(Object.fromEntries(files.map(([name, data]) => [name, text(data)])));
-    } catch (e) { out.push(String(e.message || e)); }
-  }
-  return out;
-}"""
-
-
-def zipped(members, comment=b""):
-    """A zip archive of (name, bytes, compression) members, as bytes."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        archive.comment = comment
-        for name, data, compression in members:
-            archive.writestr(zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0)), data, compress_type=compression)
-    return buffer.getvalue()
-
-
-def as_zipfile_reads(archive):
-    with zipfile.ZipFile(io.BytesIO(archive)) as z:
-        return {i.filename: base64.b64encode(z.read(i)).decode() for i in z.infolist() if not i.is_dir()}
-
-
-def test_the_apps_archive_is_unpacked_as_pythons_zipfile_reads_it(warm):
-    """The engine's unpacking gives every file of the shipped archive, and of one with stored, deflated,
-    empty and foldered members and a comment, byte for byte as Python's zipfile reads them (a folder's
-    own entry left out); it refuses a cut archive, a damaged deflated member and a name leaving the folder."""
-    context, page, first = warm
-    shipped = (Path(__file__).resolve().parents[2] / "app" / "app.zip").read_bytes()
-    name = "views/b.py"
-    mixed = zipped([("a.py", b"x = 1\n" * 300, zipfile.ZIP_STORED), ("views/", b"", zipfile.ZIP_STORED),
-                    (name, "y = 'è'\n".encode() * 500, zipfile.ZIP_DEFLATED), ("empty.txt", b"", zipfile.ZIP_DEFLATED)],
-                   comment=b"a comment")
-    damaged = bytearray(mixed)
-    damaged[mixed.index(name.encode()) + len(name)] ^= 0xFF  # the deflated member's first byte
-    outside = zipped([("../up.py", b"z = 2\n", zipfile.ZIP_STORED)])
-    got = page.evaluate(UNZIPPED, [base64.b64encode(a).decode()
-                                   for a in (shipped, mixed, shipped[: len(shipped) // 2], bytes(damaged), outside)])
-    assert got[0] == as_zipfile_reads(shipped) and "attention.py" in got[0]
-    assert got[1] == as_zipfile_reads(mixed) and sorted(got[1]) == ["a.py", "empty.txt", name]
-    assert all(isinstance(message, str) for message in got[2:]), got[2:]
-    assert "outside" in got[4]
 
 
 def test_the_first_visit_tries_its_new_snapshot_in_a_frame_that_goes_away(warm):
