@@ -717,9 +717,7 @@ def load_lexicon(lang, directory=LEXICON_DIR):
     Lexicon (one is never changed once made): the parse is skipped, and a Python restored from
     a snapshot that made it (`snapshot_warm`) reads a sentence without parsing at all.
     """
-    generated = os.path.join(directory, GENERATED[lang]) if lang in GENERATED else None
-    override = os.path.join(directory, f"{lang}.csv")
-    texts = (_read_or_none(generated), _read_or_none(override))
+    texts = tuple(_read_or_none(path) for path in _files(lang, directory))
     kept = _made.get((lang, directory))
     if kept is not None and kept[0] == texts:
         return kept[1]
@@ -729,6 +727,12 @@ def load_lexicon(lang, directory=LEXICON_DIR):
 
 
 _made = {}  # (lang, directory) -> ((generated text, override text), Lexicon made from them)
+
+
+def _files(lang, directory):
+    """A language's two files: the generated one (None if the language has none), the override."""
+    return (os.path.join(directory, GENERATED[lang]) if lang in GENERATED else None,
+            os.path.join(directory, f"{lang}.csv"))
 
 
 def _read_or_none(path):
@@ -755,12 +759,9 @@ def snapshot_warm():
     (static/attention_snapshot.py): the lexicons this Python has made from the page's own
     files, as {"files": their paths, "calls": [[function name, arguments], ...]}. A page
     restored from it then finds them made, as long as both files still read the same."""
-    made = [(lang, directory) for lang, directory in _made if directory == LEXICON_DIR]
-    files = [path for lang, directory in made
-             for path in (os.path.join(directory, GENERATED[lang]) if lang in GENERATED else None,
-                          os.path.join(directory, f"{lang}.csv"))
-             if path and os.path.isfile(path)]
-    return {"files": files, "calls": [["load_lexicon", [lang]] for lang, _ in made]}
+    made = [lang for lang, directory in _made if directory == LEXICON_DIR]
+    files = [path for lang in made for path in _files(lang, LEXICON_DIR) if path and os.path.isfile(path)]
+    return {"files": files, "calls": [["load_lexicon", [lang]] for lang in made]}
 
 
 class Lexicons(dict):

@@ -186,4 +186,3 @@ def prepare_from(recipe):
     with open(recipe, encoding="utf-8") as file:
         args = json.load(file)
     prepare(args["modules"], args["sources"], args["imports"], args.get("warm", ()))
-

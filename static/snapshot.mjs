@@ -28,10 +28,7 @@
    (the page's modules name what to make: `snapshot_warm`, pageRecipe) is used only while both
    its files read as they did (app/lexicon.py); an edited one is made again from the files. One maker per deployment: the Web Locks API; widgets
    that find a snapshot being made wait for it (WAIT_MS at most; ANSWER_MS when its maker
-   does not answer), then restore it or start normally.
-
-   The engine and the snapshot's maker load the same files: [files] of pyscript.toml
-   (`configFiles`), the app's archive among them, which the engine unpacks itself (`unzipped`). */
+   does not answer), then restore it or start normally. */
 
 const CACHE = "attention-explorer-snapshot";
 const FORMAT = "code-2 runs-1";  // what a snapshot holds (attention_snapshot.py), how it is stored (pack)
@@ -133,7 +130,10 @@ export function onStored(then) { stored = then; }
 /* What the page's Python has imported: [[name, file or null], ...] and, read from its file
    system, the page's own source files among them (app, PyScript's package). */
 function pageRecipe(pyodide) {
-  const { modules, files, warm } = JSON.parse(pyodide.runPython(RECIPE, { globals: pyodide.globals.get("dict")() }));
+  const dict = pyodide.globals.get("dict"), globals = dict();
+  const { modules, files, warm } = JSON.parse(pyodide.runPython(RECIPE, { globals }));
+  globals.destroy();
+  dict.destroy();
   const sources = [], data = [];
   for (const [, path] of modules) {
     if (typeof path !== "string" || !path.endsWith(".py") || path.startsWith("/lib/")) continue;
@@ -485,7 +485,7 @@ export async function makeAndStore({ runtimeURL, key, headers, recipe }) {
     FS.writeFile(path, bytes);
   }
   for (const [path, bytes] of made.data || []) {  /* (files the warm calls read) */
-    FS.mkdirTree(path.slice(0, path.lastIndexOf("/")) || "/");
+    if (path.includes("/")) FS.mkdirTree(path.slice(0, path.lastIndexOf("/")) || "/");
     FS.writeFile(path, bytes);
   }
   const paths = made.sources.map(([path]) => path);

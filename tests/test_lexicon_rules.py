@@ -71,16 +71,18 @@ def test_a_lexicon_is_made_once_while_its_files_read_the_same(tmp_path):
     assert load_lexicon("it", directory=str(tmp_path)).get("cane") == [0.95, 0.05, 0.1, 0]
 
 
-def test_a_snapshot_is_told_the_lexicons_made_from_the_pages_files():
+def test_a_snapshot_is_told_the_lexicons_made_from_the_pages_files(tmp_path):
     """What the page's lexicon module asks a snapshot to make: each lexicon it made from the
-    page's own folder, with the files that reads (a test's folder is not the page's)."""
+    page's own folder, with the files that reads; not one made from another folder."""
     from app import lexicon as module
     load_lexicon("en")
+    (tmp_path / "fr.csv").write_text("word,alive,action,thing,function\nchat,1,0,0,0\n", encoding="utf-8")
+    load_lexicon("fr", directory=str(tmp_path))
     wanted = module.snapshot_warm()
-    assert ["load_lexicon", ["en"]] in wanted["calls"]
+    assert ["load_lexicon", ["en"]] in wanted["calls"] and ["load_lexicon", ["fr"]] not in wanted["calls"]
     assert os.path.join(LEXICON_DIR, "cc-by-sa", "en.txt") in wanted["files"]
     assert os.path.join(LEXICON_DIR, "en.csv") in wanted["files"]
-    assert all(os.path.dirname(path).startswith(LEXICON_DIR) for path in wanted["files"])
+    assert str(tmp_path / "fr.csv") not in wanted["files"]
 
 
 def test_licence_notes_sit_beside_the_generated_files_and_in_the_readme():

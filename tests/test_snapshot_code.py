@@ -117,19 +117,22 @@ def test_the_modules_of_a_package_that_touches_a_page_are_not_kept(snapshot):
     assert module.kept == {} and "lesson" not in sys.modules and "lesson.words" not in sys.modules
 
 
-def test_a_kept_modules_warm_calls_are_made_and_others_not(snapshot):
+def test_a_kept_modules_warm_calls_are_made_and_others_not(snapshot, monkeypatch):
     """What a page's module makes at each start (app/lexicon.py: its lexicons) is made before the
-    snapshot, by the calls the page named, only for a module kept imported; a failing call is
-    left to the page, and the calls after it are still made."""
+    snapshot, by the calls the page named, only for a module kept imported (not one of the page's
+    that touches it, nor an imported runtime module); a failing call is left to the page, and the
+    calls after it are still made."""
     module, package = snapshot
+    import colorsys
+    runtime_calls = []
+    monkeypatch.setattr(colorsys, "note", runtime_calls.append, raising=False)
     (package / "page.py").write_text("import js\nSEEN = []\ndef note(*a):\n    SEEN.append(a)\n")
     files = ["lesson/__init__.py", "lesson/words.py", "lesson/page.py"]
     (package / "words.py").write_text("SEEN = []\ndef note(*a):\n    SEEN.append(a)\ndef fail():\n    raise OSError\n")
     module.prepare([["lesson", str(package / "__init__.py")], ["lesson.words", str(package / "words.py")],
                     ["lesson.page", str(package / "page.py")]], files,
                    warm=[["lesson.words", "fail", []], ["lesson.words", "note", ["it"]], ["lesson.page", "note", ["x"]],
-                         ["lesson.words", "note", ["en", 2]]])
+                         ["colorsys", "note", ["y"]], ["lesson.words", "note", ["en", 2]]])
     assert sorted(module.kept) == ["lesson", "lesson.words"]
     assert sys.modules["lesson.words"].SEEN == [("it",), ("en", 2)]
-    assert "lesson.page" not in sys.modules
-
+    assert "lesson.page" not in sys.modules and runtime_calls == []

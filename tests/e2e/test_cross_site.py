@@ -55,9 +55,13 @@ def wait_widget(frame, states=("ready",)):
         frame.wait_for_function(f"{json.dumps(list(states))}.includes(document.documentElement.dataset.state)",
                                 timeout=READY_TIMEOUT, polling=POLL_MS)
     except Exception as error:
-        shown = frame.evaluate("[document.documentElement.dataset.state, document.documentElement.dataset.start,"
-                               " (document.getElementById('status') || {}).textContent]")
-        raise AssertionError(f"widget {frame.url} never {states}: {shown}; log {getattr(frame.page, 'widget_log', [])}") from error
+        try:
+            shown = frame.evaluate("[document.documentElement.dataset.state, document.documentElement.dataset.start,"
+                                   " (document.getElementById('status') || {}).textContent]")
+        except Exception as gone:  # (the frame itself went away)
+            shown = repr(gone)
+        log = getattr(frame.page, "widget_log", [])
+        raise AssertionError(f"widget {frame.url} never {states}: {shown}; log {log}") from error
     return frame.evaluate("document.documentElement.dataset.state")
 
 

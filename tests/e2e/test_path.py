@@ -174,7 +174,8 @@ def test_an_embedded_step_works_and_tells_its_host(browser, base_url):
     """embed=1&step=5 on another site: the step's bar, both of its views at once; Next tells the host step 6."""
     context, page = open_host(browser, base_url, "./?embed=1&step=5")
     frame = page.frames[1]
-    frame.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT)
+    frame.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT,
+                            polling=100)  # (a frame of another site off screen gets no animation frames)
     assert json.loads(frame.locator("#attention-state").text_content())["step"] == 5
     assert frame.locator("#view-bars").is_visible() and frame.locator("#view-table").is_visible()
     assert not frame.locator("#view-heatmap").is_visible()
