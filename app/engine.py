@@ -13,6 +13,7 @@ import json
 import js
 from pyodide.ffi import create_proxy
 
+from app import lexicon
 from app.lexicon import Lexicons
 from app.page import Page
 from app.remote import Screen
@@ -32,6 +33,7 @@ class Engine:
     """The widgets this engine runs, by the number static/engine.mjs gave their port."""
 
     def __init__(self):
+        self.restored = lexicon.made()  # (before any page asked: a snapshot's, app/lexicon.py)
         self.lexicons = Lexicons()
         self.timers = Timers()
         self.pages = {}
@@ -49,8 +51,9 @@ class Engine:
         self.pages.pop(number, None)
 
     def figures(self):
-        """What `make bench` reads of the engine's own work, as JSON text: the last forward pass of
-        the trained model among the widgets (ms, null when none is in model mode)."""
+        """What `make bench` and the tests read of the engine's own work, as JSON text: the last
+        forward pass of the trained model among the widgets (ms, null when none is in model mode),
+        and the languages whose lexicon this Python had before it started (restored from a snapshot)."""
         passes = [page.record.ms for page in self.pages.values()
                   if page.settings is not None and page.settings.mode == "model" and page.record is not None]
-        return json.dumps({"forward_ms": passes[-1] if passes else None})
+        return json.dumps({"forward_ms": passes[-1] if passes else None, "lexicons_restored": self.restored})

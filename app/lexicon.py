@@ -759,9 +759,14 @@ def snapshot_warm():
     (static/attention_snapshot.py): the lexicons this Python has made from the page's own
     files, as {"files": their paths, "calls": [[function name, arguments], ...]}. A page
     restored from it then finds them made, as long as both files still read the same."""
-    made = [lang for lang, directory in _made if directory == LEXICON_DIR]
-    files = [path for lang in made for path in _files(lang, LEXICON_DIR) if path and os.path.isfile(path)]
-    return {"files": files, "calls": [["load_lexicon", [lang]] for lang in made]}
+    made_here = made()
+    files = [path for lang in made_here for path in _files(lang, LEXICON_DIR) if path and os.path.isfile(path)]
+    return {"files": files, "calls": [["load_lexicon", [lang]] for lang in made_here]}
+
+
+def made(directory=LEXICON_DIR):
+    """The languages whose lexicon this Python has made from `directory`'s files, sorted."""
+    return sorted(lang for lang, folder in _made if folder == directory)
 
 
 class Lexicons(dict):

@@ -3,6 +3,7 @@
 import json
 import os
 import time
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -141,12 +142,14 @@ def test_a_snapshot_is_stored_without_its_zero_stretches_and_restored_byte_for_b
 
 
 def test_second_visit_starts_from_the_snapshot_and_shows_the_same_numbers(warm):
-    """The first visit starts normally; the next one restores the snapshot and shows the same state."""
+    """The first visit starts normally; the next one restores the snapshot, with the example's
+    lexicon already made in it, and shows the same state."""
     context, page, first = warm
     assert first["start"] == "normal" and len(first["snapshots"]) == 1
     page.goto(page.url.split("?")[0] + QUERY)
     wait_ready(page)
     assert page.evaluate(START) == "snapshot"
+    assert page.evaluate("window.attentionExplorer.engineFigures().then(f => f.python.lexicons_restored)") == ["it"]
     assert get_state(page) == first["state"]
     assert select(page, 3) == first["clicked"]
     assert "start" not in json.dumps(get_state(page))
