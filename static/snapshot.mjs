@@ -134,15 +134,12 @@ function pageRecipe(pyodide) {
   const { modules, files, warm } = JSON.parse(pyodide.runPython(RECIPE, { globals }));
   globals.destroy();
   dict.destroy();
-  const sources = [], data = [];
-  for (const [, path] of modules) {
-    if (typeof path !== "string" || !path.endsWith(".py") || path.startsWith("/lib/")) continue;
-    try { sources.push([path, pyodide.FS.readFile(path)]); } catch (e) { /* not a file here */ }
-  }
-  for (const path of files) {
-    try { data.push([path, pyodide.FS.readFile(path)]); } catch (e) { /* not a file here */ }
-  }
-  return { modules, sources, data, warm };
+  const read = (paths) => paths.flatMap((path) => {
+    try { return [[path, pyodide.FS.readFile(path)]]; } catch (e) { return []; }  /* (not a file here) */
+  });
+  const own = modules.map(([, path]) => path)
+    .filter((path) => typeof path === "string" && path.endsWith(".py") && !path.startsWith("/lib/"));
+  return { modules, sources: read(own), data: read(files), warm };
 }
 /* (in the page's Python: its modules, and what those of its own files that define
    `snapshot_warm()` would have the snapshot make for them, with the files that reads) */
@@ -479,13 +476,9 @@ export async function makeAndStore({ runtimeURL, key, headers, recipe }) {
   const [pyodide, helper, made] = await Promise.all([
     loadPyodide({ indexURL: runtimeURL, _makeSnapshot: true }), fetchBytes(HELPER), recipe || filesRecipe()]);
   const FS = pyodide.FS;
-  for (const [path, bytes] of made.sources) {
+  for (const [path, bytes] of [...made.sources, ...made.data || []]) {  /* (data: files the warm calls read) */
     const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
     if (dir) FS.mkdirTree(dir);
-    FS.writeFile(path, bytes);
-  }
-  for (const [path, bytes] of made.data || []) {  /* (files the warm calls read) */
-    if (path.includes("/")) FS.mkdirTree(path.slice(0, path.lastIndexOf("/")) || "/");
     FS.writeFile(path, bytes);
   }
   const paths = made.sources.map(([path]) => path);

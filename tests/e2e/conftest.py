@@ -32,6 +32,10 @@ from tools.chromium import launch_options
 
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 READY_TIMEOUT = 90_000  # ms: Pyodide starts in ~3-5 s here, far more on a busy machine
+# Waits in a widget's frame of another site look every FRAME_POLL_MS, not at each animation
+# frame (Playwright's default): Chromium gives such a frame no animation frames while it is off
+# screen, so a wait there never looked again once a widget above pushed it out of view.
+FRAME_POLL_MS = 100
 
 
 def pytest_collection_modifyitems(items):

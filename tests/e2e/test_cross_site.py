@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import (CSP_RECORDER, GUARD, NO_SNAPSHOT_WORKER, READY_TIMEOUT, csp_violations,
+from tests.e2e.conftest import (CSP_RECORDER, FRAME_POLL_MS, GUARD, NO_SNAPSHOT_WORKER, READY_TIMEOUT, csp_violations,
                                 get_state, host_site, new_context, wait_ready)
 from tests.e2e.test_embed import fits, wait_fitted
 from tests.conftest import served
@@ -28,10 +28,6 @@ addEventListener("message", e => {
 });</script>%s</head><body style="margin:0"><h1>Lezione</h1>%s</body></html>"""
 # A state read in the widget's own frame (the host page cannot look into a frame of another site).
 STATE = "JSON.parse(document.getElementById('attention-state').textContent)"
-# Waits in a widget's frame look every POLL_MS, not at each animation frame (Playwright's
-# default): Chromium gives a frame of another site that is off screen no animation frames, so
-# such a wait never looked again once the widget above it grew and pushed it out of view.
-POLL_MS = 100
 # What the widget's frame may use of its storage: the answer to each question, or the error's name.
 PROBE = """() => { const r = {};
   for (const [name, read] of Object.entries({localStorage: () => localStorage.length,
@@ -53,7 +49,7 @@ def wait_widget(frame, states=("ready",)):
     """The widget's data-state once it is one of `states`; failing, what its page shows and logged."""
     try:
         frame.wait_for_function(f"{json.dumps(list(states))}.includes(document.documentElement.dataset.state)",
-                                timeout=READY_TIMEOUT, polling=POLL_MS)
+                                timeout=READY_TIMEOUT, polling=FRAME_POLL_MS)
     except Exception as error:
         try:
             shown = frame.evaluate("[document.documentElement.dataset.state, document.documentElement.dataset.start,"
@@ -68,7 +64,7 @@ def wait_widget(frame, states=("ready",)):
 def click_word(frame, index):
     """A student's click on a word of the widget; the state it answers with."""
     frame.locator(f'label.word[data-index="{index}"]').click()
-    frame.wait_for_function(f"{STATE}.focus === {index}", timeout=10_000, polling=POLL_MS)
+    frame.wait_for_function(f"{STATE}.focus === {index}", timeout=10_000, polling=FRAME_POLL_MS)
     return frame.evaluate(STATE)
 
 
@@ -211,7 +207,7 @@ def test_embedded_widget_always_has_a_new_tab_link_with_the_current_state(browse
     link = frame.locator("a.open-top")
     assert link.is_visible() and link.inner_text().startswith("Apri in una nuova scheda")
     click_word(frame, 4)
-    frame.wait_for_function("location.search.includes('focus=4')", polling=POLL_MS)  # the address follows (app/page.py)
+    frame.wait_for_function("location.search.includes('focus=4')", polling=FRAME_POLL_MS)  # the address follows (app/page.py)
     with context.expect_page() as opened:
         link.click()
     top = opened.value
@@ -222,7 +218,7 @@ def test_embedded_widget_always_has_a_new_tab_link_with_the_current_state(browse
     height, content, inner = wait_fitted(page, "w", within=2)
     assert abs(height - content) <= 2 and not inner
     frame.locator('input[name="lang"][value="en"]').check()
-    frame.wait_for_function(f"{STATE}.lang === 'en'", polling=POLL_MS)
+    frame.wait_for_function(f"{STATE}.lang === 'en'", polling=FRAME_POLL_MS)
     assert link.inner_text().startswith("Open in a new tab")
     context.close()
 
@@ -267,7 +263,7 @@ def test_hosts_resize_protocols_size_the_widget_without_embed_js(browser, base_u
     assert abs(height - content) <= 2 and height > 300 and not inner
     frame.locator("#sentence-input").fill("Il cane rincorre la palla nel giardino mentre la maestra legge una storia lunga")
     frame.locator("#sentence-input").press("Enter")
-    frame.wait_for_function(f"{STATE}.sentence.startsWith('Il cane')", polling=POLL_MS)
+    frame.wait_for_function(f"{STATE}.sentence.startsWith('Il cane')", polling=FRAME_POLL_MS)
     height, content, inner = wait_fitted(page, "w", within=2)
     assert abs(height - content) <= 2 and not inner
     if host.startswith("h5p"):

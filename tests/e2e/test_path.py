@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from app.i18n import STRINGS
-from tests.e2e.conftest import READY_TIMEOUT, get_state, new_context, open_host, open_page, wait_ready, wait_state
+from tests.e2e.conftest import (FRAME_POLL_MS, READY_TIMEOUT, get_state, new_context, open_host, open_page,
+                                wait_ready, wait_state)
 from tests.e2e.test_access import SHOTS, axe_violations
 from tests.reference import W_Q, attention_matrix, lexicon_cards, rule_percent
 
@@ -175,7 +176,7 @@ def test_an_embedded_step_works_and_tells_its_host(browser, base_url):
     context, page = open_host(browser, base_url, "./?embed=1&step=5")
     frame = page.frames[1]
     frame.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT,
-                            polling=100)  # (a frame of another site off screen gets no animation frames)
+                            polling=FRAME_POLL_MS)
     assert json.loads(frame.locator("#attention-state").text_content())["step"] == 5
     assert frame.locator("#view-bars").is_visible() and frame.locator("#view-table").is_visible()
     assert not frame.locator("#view-heatmap").is_visible()

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from app.i18n import text
-from tests.e2e.conftest import READY_TIMEOUT, host_site, new_context
+from tests.e2e.conftest import FRAME_POLL_MS, READY_TIMEOUT, host_site, new_context
 from tests.e2e.test_access import axe_violations
 from tests.reference import W_Q, attention_row, lexicon_cards
 
@@ -160,13 +160,13 @@ def test_followers_go_on_when_the_leader_is_removed(lesson):
     assert sorted(each(lesson, START)) == ["normal", "shared"]
     for k, i in enumerate(left):
         frame = lesson.frames[k + 1]
-        # (polling: a frame of another site off screen gets no animation frames to look at)
-        frame.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT, polling=100)
+        frame.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT,
+                                polling=FRAME_POLL_MS)
         state = frame.evaluate("JSON.parse(document.getElementById('attention-state').textContent)")
         assert (state["sentence"], state["focus"]) == (kept[i]["sentence"], kept[i]["focus"])
         frame.locator('label.word[data-index="1"]').click()
         frame.wait_for_function("JSON.parse(document.getElementById('attention-state').textContent).focus === 1",
-                                timeout=10_000, polling=100)
+                                timeout=10_000, polling=FRAME_POLL_MS)
 
 
 def test_followers_go_on_when_the_leader_cannot_start_python(browser, base_url):
