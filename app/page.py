@@ -38,7 +38,7 @@ from app.i18n import LANGS, text
 from app.quiz import Session
 from app.remote import Context, Helpers
 from app.row_parts import RowParts
-from app.views import model as model_view
+from app.views import editor as editor_view, model as model_view
 from app.views.controls import slope_value, temperature_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
@@ -65,6 +65,7 @@ class Page:
         self.lexicons = lexicons
         self.timers = timers
         self.framed = False  # the page is in a frame (said at start)
+        self.embedded = False  # embed=1: the compact widget, whose editor is hidden (style.css)
         self.settings = None  # settings.Settings shown now
         self.tokens = []  # lexicon.Token list the page shows (edited cards; matrix mode: k1, k2, …)
         self.lexicon_tokens = []  # the sentence's tokens with the lexicon's cards
@@ -143,9 +144,9 @@ class Page:
             region("sentence-input").value = settings.text
             preset = schema.preset_index(settings.sentence, lang, settings.mode)
             region("preset").value = "" if preset is None else str(preset)
-        if regions:
-            region("editor").innerHTML = render.render_edits(settings, tokens, record, True,
-                                                             [t.card for t in self.lexicon_tokens])
+        if regions:  # (an embedded widget's editor is hidden: drawn empty, no inputs for autofill to read)
+            region("editor").innerHTML = "" if self.embedded else render.render_edits(
+                settings, tokens, record, True, [t.card for t in self.lexicon_tokens])
         self.show_analysis()
         if settings.mode == "matrix" and self.compare[0]:
             editing.show_compare(self, *self.compare)
@@ -525,6 +526,7 @@ class Page:
         address = message["address"]
         self.framed = bool(message.get("framed"))
         pairs = [tuple(pair) for pair in address["pairs"]]
+        self.embedded = next((value for name, value in pairs if name == "embed"), None) == "1"  # (as boot.js)
         self.address = (address["base"], pairs)
         params = {}
         for name, value in pairs:
@@ -544,6 +546,7 @@ class Page:
             self.row = contract.selected_row(settings, record)
             self.parts.track(self.region("analysis"))
             self.helpers.enable()
+            self.edit_cells_live()
             self.say_ready(settings.lang)
             if asked != settings:  # (clicked before the early answers arrived, or with none to give)
                 self.render(asked, tokens, ())
@@ -557,6 +560,18 @@ class Page:
         # Everything made so far (modules, the lexicon's ~35,000 entries) lives as long as the
         # engine: out of the collector's way, a full collection during a click no longer walks it.
         gc.freeze()
+
+    def edit_cells_live(self):
+        """The pre-rendered editor's numbers, drawn as text, become its inputs (app/views/editor.py):
+        table by table, so a disclosure the student opened meanwhile stays open. Not in an embedded
+        widget, whose editor is hidden."""
+        if self.embedded or not render.has_editor(self.settings, self.record):
+            return
+        cards = [t.card for t in self.lexicon_tokens]
+        editor = self.region("editor")
+        for name, _, html in editor_view.editor_tables(self.settings, self.record, self.tokens, cards,
+                                                       self.settings.lang):
+            editor.querySelector(f'.table-wrap[data-edit="{name}"]').outerHTML = html
 
     def listen(self):
         """What the page's thread calls back: a long grid's box scrolled, or Tab onto a row header

@@ -238,11 +238,16 @@ def render_words(settings, tokens, record, interactive=True, typed=None, problem
     return render_sentence(tokens, settings.focus, settings.lang, interactive)
 
 
+def has_editor(settings, record):
+    """Whether `settings` show the editable matrices and cards (sentence mode, heads computed)."""
+    return settings.mode == "sentence" and record is not None and record.head_records is not None
+
+
 def render_edits(settings, tokens, record, interactive=True, designed_cards=None):
-    """The editable matrices and cards (sentence mode), or nothing."""
-    if settings.mode != "sentence" or record is None or record.head_records is None:
+    """The editable matrices and cards (sentence mode), or nothing; `interactive` not True (the
+    pre-rendered page): their numbers as text, which the engine makes inputs (app/page.py)."""
+    if not has_editor(settings, record):
         return ""
     cards = designed_cards if designed_cards is not None else [t.card for t in tokens]
-    html = (f'<div class="order">{render_order(tokens, settings.lang)}</div>'
-            + render_editor(settings, record, tokens, cards, settings.lang))
-    return html if interactive else html.replace('<input type="text"', '<input disabled type="text"')
+    return (f'<div class="order">{render_order(tokens, settings.lang)}</div>'
+            + render_editor(settings, record, tokens, cards, settings.lang, live=interactive is True))

@@ -41,7 +41,7 @@ ALLOWED_ATTRS = {"id", "class", "for", "name", "type", "value", "checked", "disa
                  "aria-pressed", "data-view", "min", "max", "step"}
 ALLOWED_ATTRS |= {"aria-describedby", "aria-invalid", "aria-labelledby", "inputmode", "open",
                   "data-matrix", "data-r", "data-c", "data-value", "data-designed", "data-label",
-                  "data-head"}  # heads and the editable cells
+                  "data-head", "data-edit"}  # heads and the editable cells
 ALLOWED_ATTRS |= {"aria-rowcount", "aria-rowindex", "data-start", "data-stop", "data-gap",
                   "aria-colcount", "aria-colindex", "data-cstart", "data-cstop"}  # the grid
 
@@ -151,6 +151,24 @@ def test_committed_prerender_is_fresh():
     """index.html holds exactly what render.py makes of the default example today."""
     page = (build.ROOT / "index.html").read_text(encoding="utf-8")
     assert build.with_prerender(page) == page, "run `make build` to refresh index.html"
+
+
+def test_pre_rendered_editor_shows_the_numbers_the_engine_makes_inputs_of(lexicons):
+    """Before the engine is up the editor shows every number as text, no text field (a browser's
+    autofill reads each one at every load); live, the same numbers are the inputs' values."""
+    s = state.default_settings("it")
+    tokens, _ = state.check_sentence(s.sentence, lexicons["it"])
+    record = contract.compute(s, tokens)
+    early = render.render_edits(s, tokens, record, interactive="early")
+    live = render.render_edits(s, tokens, record)
+    assert "<input" not in early
+    shown = re.findall(r'<span class="cell">([^<]*)</span>', early)
+    assert len(shown) == 3 * 16 + 4 * len(tokens) == live.count('<input type="text"')
+    assert shown == re.findall(r'<input type="text"[^>]* value="([^"]*)"', live)
+    assert "3" in shown and "0" in shown  # W_Q of «Chi fa cosa» as designed
+    page = (build.ROOT / "index.html").read_text(encoding="utf-8")
+    editor = re.search(r'<section id="editor".*?</section>', page, re.S).group(0)
+    assert 'type="text"' not in editor and editor.count('class="cell"') == len(shown)
 
 
 def test_pre_render_is_kept_only_when_the_state_says_the_same():

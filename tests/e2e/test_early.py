@@ -185,6 +185,26 @@ def test_python_takes_over_an_early_answer_with_no_visible_change(browser, base_
     context.close()
 
 
+def test_the_editor_shown_while_python_starts_becomes_its_inputs_and_stays_open(browser, base_url):
+    """The editor's numbers, text while Python starts, are its cells' values once it is up; a
+    matrix opened meanwhile stays open, and its cells can be edited."""
+    context, page, held = loading_page(browser, base_url)
+    w_k = page.locator("#editor details.edit-matrix").nth(1)
+    w_k.locator("summary").click()
+    shown = w_k.locator("span.cell").all_inner_texts()
+    assert len(shown) == 16 and page.locator("#editor input").count() == 0
+    held.release()
+    wait_ready(page)
+    assert w_k.get_attribute("open") is not None
+    assert [c.input_value() for c in w_k.locator("input.cell").all()] == shown
+    assert page.locator("#editor input.cell").count() == 3 * 16 + 4 * len(WORDS)
+    page.fill("#cell-w_k-0-0", "2")
+    page.press("#cell-w_k-0-0", "Enter")
+    page.wait_for_function("document.getElementById('cell-w_k-0-0').classList.contains('edited')")
+    assert page.errors == []
+    context.close()
+
+
 def test_a_first_word_click_needs_nothing_but_the_page(browser, base_url):
     """Every request after the page itself fails (a filter, a dropped line): a word click is still
     answered at once with numpy's numbers, from what came with the first paint."""

@@ -151,6 +151,15 @@ def test_messages_from_a_window_that_is_not_the_parent_are_ignored(lesson):
     assert [lesson.locator(f"#{i}").evaluate("f => f.style.height") for i in ("a", "b")] == heights
 
 
+def test_widgets_give_autofill_no_matrix_cells_to_read(lesson):
+    """An embedded widget's editor is hidden and holds no text field: a browser's autofill reads
+    every field of a page as it loads (~100 ms of its CPU a widget for the 72 cells)."""
+    for frame_id in ("a", "b"):
+        frame = lesson.frame_locator(f"#{frame_id}")
+        assert frame.locator("#editor input").count() == 0
+        assert frame.locator("input[type=text], textarea").count() <= 2  # the sentence box, the link's
+
+
 def test_embed_mode_hides_the_chrome_and_fits_320_px(browser, base_url):
     """?embed=1: no title or long text (a small help instead), and no sideways scroll at 320 px."""
     context, page = open_page(browser, base_url, "?embed=1", viewport={"width": 320, "height": 640})
@@ -161,6 +170,7 @@ def test_embed_mode_hides_the_chrome_and_fits_320_px(browser, base_url):
     page.locator(".embed-help summary").click()
     assert "carta" in page.locator(".embed-help p").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert not page.locator("#editor").is_visible() and page.locator("#editor input").count() == 0
     context.close()
 
 
