@@ -65,7 +65,7 @@ class Page:
         self.lexicons = lexicons
         self.timers = timers
         self.framed = False  # the page is in a frame (said at start)
-        self.embedded = False  # embed=1: the compact widget, whose editor is hidden (style.css)
+        self.embedded = False  # embed=1: the compact widget, which never shows the editor's matrices
         self.settings = None  # settings.Settings shown now
         self.tokens = []  # lexicon.Token list the page shows (edited cards; matrix mode: k1, k2, …)
         self.lexicon_tokens = []  # the sentence's tokens with the lexicon's cards
@@ -144,9 +144,10 @@ class Page:
             region("sentence-input").value = settings.text
             preset = schema.preset_index(settings.sentence, lang, settings.mode)
             region("preset").value = "" if preset is None else str(preset)
-        if regions:  # (an embedded widget's editor is hidden: drawn empty, no inputs for autofill to read)
-            region("editor").innerHTML = "" if self.embedded else render.render_edits(
-                settings, tokens, record, True, [t.card for t in self.lexicon_tokens])
+        if regions:  # (embedded: the swap alone, shown on the path's word-order step; no matrix cells)
+            region("editor").innerHTML = render.render_edits(settings, tokens, record, True,
+                                                             [t.card for t in self.lexicon_tokens],
+                                                             matrices=not self.embedded)
         self.show_analysis()
         if settings.mode == "matrix" and self.compare[0]:
             editing.show_compare(self, *self.compare)
@@ -564,7 +565,7 @@ class Page:
     def edit_cells_live(self):
         """The pre-rendered editor's numbers, drawn as text, become its inputs (app/views/editor.py):
         table by table, so a disclosure the student opened meanwhile stays open. Not in an embedded
-        widget, whose editor is hidden."""
+        widget, which never shows them (style.css)."""
         if self.embedded or not render.has_editor(self.settings, self.record):
             return
         cards = [t.card for t in self.lexicon_tokens]

@@ -243,11 +243,14 @@ def has_editor(settings, record):
     return settings.mode == "sentence" and record is not None and record.head_records is not None
 
 
-def render_edits(settings, tokens, record, interactive=True, designed_cards=None):
-    """The editable matrices and cards (sentence mode), or nothing; `interactive` not True (the
-    pre-rendered page): their numbers as text, which the engine makes inputs (app/page.py)."""
+def render_edits(settings, tokens, record, interactive=True, designed_cards=None, matrices=True):
+    """The word-order swap, the editable matrices and cards (sentence mode), or nothing;
+    `interactive` not True (the pre-rendered page): the cells' numbers as text, which the
+    engine makes inputs (app/page.py); `matrices` False (an embedded widget, which never shows
+    them): the swap alone."""
     if not has_editor(settings, record):
         return ""
     cards = designed_cards if designed_cards is not None else [t.card for t in tokens]
-    return (f'<div class="order">{render_order(tokens, settings.lang)}</div>'
-            + render_editor(settings, record, tokens, cards, settings.lang, live=interactive is True))
+    order = f'<div class="order">{render_order(tokens, settings.lang)}</div>'
+    return order + (render_editor(settings, record, tokens, cards, settings.lang, live=interactive is True)
+                    if matrices else "")

@@ -1,7 +1,7 @@
 """W_Q, W_K, W_V of the active head and the words' cards as tables of editable cells.
 
-Every cell is a text input (name="cell"; data-matrix, data-r, data-c say which number it
-is; data-value the number in use). app/page.py commits a cell on Enter, Tab or leaving
+Once the engine is up, every cell is a text input (name="cell"; data-matrix, data-r, data-c
+say which number it is; data-value the number in use). app/page.py commits a cell on Enter, Tab or leaving
 it, cancels on Escape, and on a bad number keeps the text, marks the cell invalid and
 says why in #edit-message, recomputing nothing. A changed value is marked ✎ (and said in
 the cell's label); one button goes back to the designed values.
@@ -9,8 +9,8 @@ the cell's label); one button goes back to the designed values.
 The pre-rendered page (`live=False`) shows the numbers as text: no cell can be edited before
 the engine is up, and a browser's autofill reads every text field of a page each time it loads,
 which at 72 fields took ~100 ms of the browser's CPU for each widget of a lesson page. The
-engine draws the inputs when it takes over (app/page.py); in an embedded widget, whose editor is
-hidden, it draws none.
+engine draws the inputs when it takes over (app/page.py); in an embedded widget, which never
+shows the matrices (only the word-order swap, on its step of the path), it draws none.
 """
 
 from app import heads, i18n

@@ -172,7 +172,8 @@ def test_a_step_link_opens_on_its_step_and_a_wrong_one_on_the_explorer(browser, 
 
 
 def test_an_embedded_step_works_and_tells_its_host(browser, base_url):
-    """embed=1&step=5 on another site: the step's bar, both of its views at once; Next tells the host step 6."""
+    """embed=1&step=5 on another site: the step's bar, both of its views at once; Next tells the host
+    step 6; the word-order step swaps two words."""
     context, page = open_host(browser, base_url, "./?embed=1&step=5")
     frame = page.frames[1]
     frame.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT,
@@ -186,6 +187,11 @@ def test_an_embedded_step_works_and_tells_its_host(browser, base_url):
     page.evaluate("document.querySelector('iframe').contentWindow.postMessage({type: 'attention:set', step: 9}, '*')")
     page.wait_for_function("window.got.some(m => m.type === 'attention:state' && m.state.step === 9)")
     assert frame.locator("#view-heads").is_visible()
+    frame.locator("#step-next").click()  # the word-order step: its swap, and no matrix to edit
+    page.wait_for_function("window.got.some(m => m.type === 'attention:state' && m.state.step === 10)")
+    assert frame.locator("#swap").is_visible() and frame.locator("#editor input").count() == 0
+    frame.locator("#swap").click()
+    frame.wait_for_function("document.getElementById('order-result').textContent !== ''", polling=FRAME_POLL_MS)
     assert context.outside.urls == []
     context.close()
 
