@@ -700,13 +700,51 @@
     }
     return worker;
   }
+  /* Python's wasm as the Cache API keeps it, decoded once, or null (`keep`: put it there first,
+     from the network): a second visit then reads its 9.6 MB with no Brotli to decode, on a start
+     bound by CPU, and the browser keeps the code it compiled beside that copy. It is the copy
+     static/sw.js keeps on hosts that compress nothing (same cache, same address): a runtime
+     folder's name never changes content, and the other versions' copies go, as there. Without
+     storage (a sandboxed frame's `caches` throws when read), or with any doubt, null: the
+     network, as before. */
+  var RUNTIME_CACHE = "attention-explorer-runtime";
+  function keptWasm(url, keep) {
+    return Promise.resolve().then(function () {
+      return self.caches ? caches.open(RUNTIME_CACHE) : null;
+    }).then(function (cache) {
+      if (!cache) return null;
+      return cache.match(url).then(function (kept) {
+        if (kept || !keep) return kept;
+        return fetch(url, { credentials: "same-origin" }).then(function (response) {
+          if (!response.ok) return null;
+          return cache.put(url, response).then(function () { return cache.keys(); }).then(function (keys) {
+            var folder = url.slice(0, url.lastIndexOf("/") + 1), kind = folder.replace(/(\/vendor\/[a-z]+-)[^/]*\/$/, "$1");
+            keys.forEach(function (old) {
+              if (old.url.startsWith(kind) && !old.url.startsWith(folder)) cache.delete(old).catch(function () {});
+            });
+            return cache.match(url);
+          });
+        });
+      });
+    }).then(function (kept) { return kept || null; }, function () { return null; });
+  }
   /* Python's wasm compiled here: the browser keeps the code it compiles for a page from one
      visit to the next, not for a worker (static/engine.mjs). `answer`: the engine starts from its
      snapshot and waits for the module (null: it compiles it itself); else this only leaves the
-     compiled code for the next visit. */
+     compiled code for the next visit (and keeps the decoded copy). A warm start that found no
+     copy (lost, or its first visit left before keeping it) keeps one when the student pauses. */
   function compileFor(url, answer) {
-    var compiled = self.WebAssembly && WebAssembly.compileStreaming
-      ? WebAssembly.compileStreaming(fetch(url, { credentials: "same-origin" })) : Promise.reject(null);
+    var network = function () { return fetch(url, { credentials: "same-origin" }); };
+    var compiled = !(self.WebAssembly && WebAssembly.compileStreaming) ? Promise.reject(null)
+      : keptWasm(url, !answer).then(function (kept) {
+        if (!kept && answer) quietThen(function () { compileFor(url, false); });
+        if (!kept) return WebAssembly.compileStreaming(network());
+        return WebAssembly.compileStreaming(kept).catch(function () {  /* (a kept copy that does not compile) */
+          return caches.open(RUNTIME_CACHE).then(function (cache) { return cache.delete(url); })
+            .then(function () { return keptWasm(url, true); }, function () { return null; })
+            .then(function (again) { return WebAssembly.compileStreaming(again || network()); });
+        });
+      });
     if (!answer) return void compiled.catch(function () {});
     compiled.then(function (module) {
       try {

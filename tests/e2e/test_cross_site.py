@@ -139,6 +139,7 @@ def test_widget_works_in_a_sandboxed_frame(browser, base_url, sandbox):
     page.locator("iframe").evaluate("f => f.id = 'w'")
     height, content, inner = wait_fitted(page, "w", within=2)
     assert abs(height - content) <= 2 and height > 300 and not inner
+    page.wait_for_timeout(2500)  # (the student's pause, when the page compiles the wasm again: no storage there)
     assert widget_errors(page, base_url) == [] and context.outside.urls == []
     context.close()
 

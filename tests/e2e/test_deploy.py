@@ -159,11 +159,24 @@ def test_second_visit_starts_from_the_snapshot_and_shows_the_same_numbers(warm):
 
 
 COMPILED_BY = "window.attentionExplorer.engineFigures().then(f => f.compiledBy)"
+# Python's wasm as the first visit kept it in the Cache API (static/page.js, keptWasm): whether
+# it is a wasm module of more than 1 MB; "junk": garbage is put there first, "drop": it is deleted.
+KEPT_WASM = """async (change) => {
+  const cache = await caches.open('attention-explorer-runtime');
+  const key = (await cache.keys()).find(r => r.url.endsWith('/pyodide.asm.wasm'));
+  if (!key) return false;
+  if (change === 'drop') return !await cache.delete(key);
+  if (change === 'junk') await cache.put(key, new Response(new Uint8Array(4096).fill(7), {headers: {'Content-Type': 'application/wasm'}}));
+  const bytes = new Uint8Array(await (await cache.match(key)).arrayBuffer());
+  return bytes.length > 1e6 && String.fromCharCode(...bytes.slice(1, 4)) === 'asm';
+}"""
 
 
 def test_a_start_from_the_snapshot_runs_the_wasm_its_page_compiled_or_its_own(warm):
     """A warm start runs Python's wasm compiled by its page (a browser caches a page's compiled code,
-    not a worker's), read once (the engine asks for none of its own); a page that cannot compile it
+    not a worker's), from the copy the first visit kept decoded in the Cache API: no request, no
+    Brotli decoded again. A kept copy that does not compile is replaced, the page starting as
+    well, and a lost one is kept again when the student pauses; a page that cannot compile it
     (here: no compileStreaming) still starts from the snapshot and shows the same numbers, the
     engine reading and compiling it as on a first visit."""
     context, page, first = warm
@@ -173,16 +186,29 @@ def test_a_start_from_the_snapshot_runs_the_wasm_its_page_compiled_or_its_own(wa
         if request.url.endswith("/pyodide.asm.wasm"):
             asked.append(request.url)
     context.on("request", count)
+    poll(page, "(%s)()" % KEPT_WASM)
     page.goto(page.url.split("?")[0] + QUERY)
     wait_ready(page)
     assert page.evaluate(START) == "snapshot" and page.evaluate(COMPILED_BY) == "page"
+    assert get_state(page) == first["state"] and asked == []
+    assert page.evaluate(KEPT_WASM, "junk") is False
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate(START) == "snapshot" and page.evaluate(COMPILED_BY) == "page"
     assert get_state(page) == first["state"] and len(asked) == 1, asked
+    poll(page, "(%s)()" % KEPT_WASM)  # (the network's copy in its place)
+    assert page.evaluate(KEPT_WASM, "drop") is False
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate(START) == "snapshot" and len(asked) == 2, asked
+    poll(page, "(%s)()" % KEPT_WASM)  # (a lost copy: kept again when the student pauses, read once more)
+    assert len(asked) == 3, asked
     unable = context.new_page()
     unable.add_init_script("delete WebAssembly.compileStreaming;")  # (the page's, not its worker's)
     unable.goto(page.url.split("?")[0] + QUERY)
     wait_ready(unable)
     assert unable.evaluate(START) == "snapshot" and unable.evaluate(COMPILED_BY) == "engine"
-    assert get_state(unable) == first["state"] and len(asked) == 2, asked
+    assert get_state(unable) == first["state"] and len(asked) == 4, asked
     context.remove_listener("request", count)
     unable.close()
 
