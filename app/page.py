@@ -514,8 +514,8 @@ class Page:
     def start(self, message):
         """First render from the address, then any host messages that arrived while the engine
         was loading (kept by static/page.js). `message`: what the page's thread said of itself
-        (static/page.js, `startMessage`): its address, whether it is framed, the state the
-        pre-rendered page shows, and what the early answers (static/early.js) ended with:
+        (static/page.js, `startMessage`): its address, whether it is framed and embedded (embed=1),
+        the state the pre-rendered page shows, and what the early answers (static/early.js) ended with:
         {"choice": what the controls ask for now, "shown": the state the page shows (None: as
         pre-rendered)}, or None where they gave none.
 
@@ -526,8 +526,8 @@ class Page:
         """
         address = message["address"]
         self.framed = bool(message.get("framed"))
+        self.embedded = bool(message.get("embedded"))  # (boot.js's html.embed: embed=1)
         pairs = [tuple(pair) for pair in address["pairs"]]
-        self.embedded = next((value for name, value in pairs if name == "embed"), None) == "1"  # (as boot.js)
         self.address = (address["base"], pairs)
         params = {}
         for name, value in pairs:

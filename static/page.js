@@ -619,7 +619,7 @@
     var early = ns.early ? ns.early.stop() : null;  /* (first: it writes the address it left pending) */
     var pairs = [];
     new URLSearchParams(location.search).forEach(function (v, k) { pairs.push([k, v]); });
-    return { type: "start", framed: window.parent !== window,
+    return { type: "start", framed: window.parent !== window, embedded: html.classList.contains("embed"),
              address: { base: location.origin + location.pathname, pairs: pairs },
              early: early,
              state: (document.getElementById("attention-state") || {}).textContent || "",
