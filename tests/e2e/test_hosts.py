@@ -125,12 +125,12 @@ class Host:
     """A server serving the bundle's root: `origin` (http://127.0.0.1:PORT), `stop()`."""
 
     def __init__(self, name, root):
-        self.name, self.root, self.process, self.server = name, root, None, None
+        self.name, self.root, self.process, self.server, self.counter = name, root, None, None, None
         self.tmp = Path(tempfile.mkdtemp(prefix=f"attention-{name}-"))
         port = free_port()
         self.origin = f"http://127.0.0.1:{port}"
         if name == "strict":
-            self.server, _ = strict_server(root, port=port)
+            self.server, self.counter = strict_server(root, port=port)
             return
         binary = hosts.nginx() if name == "nginx" else hosts.apache()
         config = self.tmp / f"{name}.conf"
@@ -246,10 +246,15 @@ def test_first_and_second_visit_start_python_and_answer_a_click(browser, host):
 
 def test_on_the_strict_host_without_a_service_worker_the_wasm_compiles_from_its_bytes(browser, strict):
     """With no service worker to relabel it, Python's wasm reaches the engine as the strict host
-    labels it (document/unknown, nosniff): the first visit compiles it from its bytes, and the
-    second, from its snapshot, runs the copy the page compiled; both answer a click."""
+    labels it (document/unknown, nosniff): the first visit loads the runtime's renamed modules
+    and compiles the wasm from its bytes, and the second, from its snapshot, runs the copy the
+    page compiled; both answer a click."""
+    strict.counter.reset()
     context, page = open_page(browser, strict.origin + "/", FOLDER + QUERY, snapshots=True, service_workers="block")
     assert_answered(visit_and_click(page, 4), 4)
+    asked = [path.rsplit("/", 1)[1] for path in strict.counter.paths]
+    assert {"engine.js", "pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm"} <= set(asked)
+    assert [name for name in asked if ".mjs" in name] == []
     page.wait_for_function("document.documentElement.dataset.snapshot", timeout=READY_TIMEOUT, polling=250)
     assert page.evaluate("document.documentElement.dataset.snapshot") == "tried"  # (made and restored once)
     page.reload()
