@@ -14,6 +14,7 @@ serve: build
 test: setup
 	$(PY) -m tools.chromium
 	$(PY) -m tools.webkit
+	$(PY) -m tools.hosts
 	$(PY) -m pytest
 
 # The CPython tests only (no browser); sets up what they read (vendor/, node_modules/, .venv).
@@ -24,6 +25,7 @@ unit: setup
 test-random: setup
 	$(PY) -m tools.chromium
 	$(PY) -m tools.webkit
+	$(PY) -m tools.hosts
 	$(PY) -m pytest -p randomly $(if $(SEED),--randomly-seed=$(SEED))
 
 # Performance figures against their budgets (a measurement, not a test; about 3 minutes).
@@ -80,7 +82,7 @@ node_modules/.stamp: package.json package-lock.json | python-version
 	npm ci --no-audit --no-fund
 	touch $@
 
-vendor/.stamp: node_modules/.stamp tools/stdlib-keep.txt tools/bytecode.mjs | python-version
+vendor/.stamp: node_modules/.stamp tools/stdlib-keep.txt tools/bytecode.mjs tools/runtime_names.py | python-version
 	$(PYTHON) -m tools.build vendor
 	touch $@
 

@@ -13,7 +13,7 @@
    Anything else, a missing .gz or any doubt goes to the network untouched. */
 const CACHE = "attention-explorer-runtime";
 const CHECKED_CACHE = "attention-explorer-files";  /* app and lexicon files, each with what HEAD said */
-const TYPES = { ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
+const TYPES = { ".wasm": "application/wasm", ".js": "text/javascript",
                 ".json": "application/json", ".zip": "application/zip", ".css": "text/css",
                 ".py": "text/plain; charset=utf-8", ".txt": "text/plain; charset=utf-8" };
 const VERSIONED = /^vendor\/(pyodide|pyscript)-[^/]+\/[^/]+$/;

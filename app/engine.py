@@ -1,9 +1,9 @@
-"""The engine: the widgets' Python, in a Web Worker (static/engine.mjs).
+"""The engine: the widgets' Python, in a Web Worker (static/engine.js).
 
 One engine serves every widget of one deployment in a browser tab: the page that started it
 and the widgets of the same folder framed by the same lesson page (static/transfer.js). Each
 widget is a Page (app/page.py) with a Screen of its own (app/remote.py), reached through a
-message port: static/engine.mjs calls `attach` when a port comes, `receive` with each of its
+message port: static/engine.js calls `attach` when a port comes, `receive` with each of its
 messages (JSON text), and posts back the ops each returns. The widgets share the code and
 the parsed lexicons.
 """
@@ -30,7 +30,7 @@ class Timers:
 
 
 class Engine:
-    """The widgets this engine runs, by the number static/engine.mjs gave their port."""
+    """The widgets this engine runs, by the number static/engine.js gave their port."""
 
     def __init__(self):
         self.restored = lexicon.made()  # (before any page asked: a snapshot's, app/lexicon.py)

@@ -920,7 +920,7 @@ STRINGS["en"].update({
     "boot_early_failed": "The example's words and its two switches still answer: those answers are computed in advance.",
     "ready_note": "Every number is now computed live, in Python, in your browser.",
 })
-# What each loading step static/engine.mjs reports (in PyScript's wording) says, in that order.
+# What each loading step static/engine.js reports (in PyScript's wording) says, in that order.
 BOOT_STAGES = {"Loading Pyodide": "boot_stage_pyodide", "Loading Storage": "boot_stage_storage",
                "Loading interpreter": "boot_stage_interpreter", "Loaded interpreter": "boot_stage_loaded"}
 

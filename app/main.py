@@ -1,4 +1,4 @@
-"""Attention Explorer's engine entry, run by static/engine.mjs in its Web Worker.
+"""Attention Explorer's engine entry, run by static/engine.js in its Web Worker.
 
 The engine's code is app/engine.py and app/page.py: as modules they come compiled ahead with
 the others (app/app.zip). Started from a memory snapshot, Python may hold some of the app's

@@ -44,7 +44,7 @@ def _read(name):
     """The text of model/<name>: fetched beside the page in the browser, read from disk on CPython."""
     if sys.platform == "emscripten":
         import js  # the engine's worker: a synchronous request blocks only the worker
-        try:  # (the deployment's folder, as static/engine.mjs says it)
+        try:  # (the deployment's folder, as static/engine.js says it)
             request = js.XMLHttpRequest.new()
             request.open("GET", js.URL.new("model/" + name, js.attentionExplorer.root).href, False)
             request.send()

@@ -1,5 +1,5 @@
 """Attention Explorer in the browser: one `Page` per widget reads its controls, computes, writes
-HTML and publishes the state. It runs in the engine, a Web Worker (static/engine.mjs,
+HTML and publishes the state. It runs in the engine, a Web Worker (static/engine.js,
 app/engine.py): what it writes on the page goes there as ops (app/remote.py), done by the
 page's thread (static/page.js), which also sends it the events.
 

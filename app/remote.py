@@ -1,6 +1,6 @@
 """A widget's page, seen from the engine: its DOM at a distance.
 
-The engine (Python in a Web Worker: static/engine.mjs) cannot touch the page. What the
+The engine (Python in a Web Worker: static/engine.js) cannot touch the page. What the
 widget's code writes there, an element's property, one of its methods, a helper of
 static/page.js, is recorded here as an op; the ops of one event go to the page's thread in
 one batch, and static/page.js (`apply`) does them in order. What the code reads comes with

@@ -1,6 +1,6 @@
 """Attention Explorer: what a memory snapshot holds besides a started Python.
 
-Loaded only by the snapshot worker (static/snapshot.mjs), into the throwaway interpreter
+Loaded only by the snapshot worker (static/snapshot.js), into the throwaway interpreter
 whose memory becomes the snapshot; never by the page's own start. Pure standard library,
 so it is tested on CPython too.
 
@@ -107,7 +107,7 @@ def prepare(modules, sources, imports=(), warm=()):
       then forget again: only their code is kept.
     warm: [module, function, arguments] calls, made once the kept modules are imported, each
       only if its module is kept: what a module makes at every start of the page, made here
-      instead (the page's modules say what, through `snapshot_warm()`: static/snapshot.mjs,
+      instead (the page's modules say what, through `snapshot_warm()`: static/snapshot.js,
       pageRecipe); the files they read are already in this file system. One that fails
       leaves it to the page.
     """

@@ -27,7 +27,7 @@
   var asked = params.get("lang");
   var lang = asked && Object.prototype.hasOwnProperty.call(boot.strings, asked) ? asked : boot.default;
   var T = boot.strings[lang];
-  var steps = Object.keys(T.stages);  /* the engine's progress steps, in order (static/engine.mjs) */
+  var steps = Object.keys(T.stages);  /* the engine's progress steps, in order (static/engine.js) */
 
   function status() { return document.getElementById("status"); }
   var framed = window.parent !== window;

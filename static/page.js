@@ -1,4 +1,4 @@
-/* Attention Explorer: the page's thread. It starts the engine (static/engine.mjs: Python in a
+/* Attention Explorer: the page's thread. It starts the engine (static/engine.js: Python in a
    Web Worker) or, in a widget that follows another (static/transfer.js), connects to that
    widget's engine; sends the engine the page's events, each with what the engine may read of
    the page (`context`); and applies the ops the engine sends back (`apply`, app/remote.py),
@@ -10,7 +10,7 @@
   "use strict";
   var ns = window.attentionExplorer = window.attentionExplorer || {};
   var html = document.documentElement;
-  var SRC = document.currentScript.src;  /* (engine.mjs is beside this script) */
+  var SRC = document.currentScript.src;  /* (engine.js is beside this script) */
 
   /* A long grid's window (app/views/heatmap.py): the two gap rows sized for the rows they
      stand for. */
@@ -668,7 +668,7 @@
   }
   function engine() {
     if (!worker) {
-      var url = new URL("./engine.mjs", SRC).href, options = { type: "module", name: "attention-engine" };
+      var url = new URL("./engine.js", SRC).href, options = { type: "module", name: "attention-engine" };
       try {
         worker = new Worker(url, options);
       } catch (error) {
@@ -717,6 +717,8 @@
         if (kept || !keep) return kept;
         return fetch(url, { credentials: "same-origin" }).then(function (response) {
           if (!response.ok) return null;
+          /* (kept labelled application/wasm, whatever the host said: it then compiles as it streams) */
+          if (!isWasm(response)) response = new Response(response.body, { headers: { "Content-Type": "application/wasm" } });
           return cache.put(url, response).then(function () { return cache.keys(); }).then(function (keys) {
             var folder = url.slice(0, url.lastIndexOf("/") + 1), kind = folder.replace(/(\/vendor\/[a-z]+-)[^/]*\/$/, "$1");
             keys.forEach(function (old) {
@@ -729,7 +731,7 @@
     }).then(function (kept) { return kept || null; }, function () { return null; });
   }
   /* Python's wasm compiled here: the browser keeps the code it compiles for a page from one
-     visit to the next, not for a worker (static/engine.mjs). `answer`: the engine starts from its
+     visit to the next, not for a worker (static/engine.js). `answer`: the engine starts from its
      snapshot and waits for the module (null: it compiles it itself); else this only leaves the
      compiled code for the next visit (and keeps the decoded copy). A warm start that found no
      copy (lost, or its first visit left before keeping it) keeps one when the student pauses. */
@@ -738,11 +740,11 @@
     var compiled = !(self.WebAssembly && WebAssembly.compileStreaming) ? Promise.reject(null)
       : keptWasm(url, !answer).then(function (kept) {
         if (!kept && answer) quietThen(function () { compileFor(url, false); });
-        if (!kept) return WebAssembly.compileStreaming(network());
-        return WebAssembly.compileStreaming(kept).catch(function () {  /* (a kept copy that does not compile) */
+        if (!kept) return compiledFrom(network());
+        return compiledFrom(kept).catch(function () {  /* (a kept copy that does not compile) */
           return caches.open(RUNTIME_CACHE).then(function (cache) { return cache.delete(url); })
             .then(function () { return keptWasm(url, true); }, function () { return null; })
-            .then(function (again) { return WebAssembly.compileStreaming(again || network()); });
+            .then(function (again) { return compiledFrom(again || network()); });
         });
       });
     if (!answer) return void compiled.catch(function () {});
@@ -753,6 +755,20 @@
         tell({ type: "wasm", module: null });
       }
     }, function () { tell({ type: "wasm", module: null }); });
+  }
+  /* A wasm response compiled: as it streams when labelled application/wasm, else from its bytes
+     (streaming compilation refuses any other type, and hosts send Python's wasm as
+     document/unknown, Moodle's file area, or application/octet-stream; static/snapshot.js
+     does the same in the engine's worker). */
+  function isWasm(response) {
+    return /^\s*application\/wasm\s*(;|$)/i.test(response.headers.get("Content-Type") || "");
+  }
+  function compiledFrom(response) {
+    return Promise.resolve(response).then(function (r) {
+      if (isWasm(r)) return WebAssembly.compileStreaming(r);
+      if (!r.ok) throw new Error(r.url + ": " + r.status);
+      return r.arrayBuffer().then(function (bytes) { return WebAssembly.compile(bytes); });
+    });
   }
   /* `port`'s messages go to the engine (each page makes its own channel, and keeps its end). */
   function connect(port) {

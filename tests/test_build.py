@@ -36,12 +36,12 @@ def test_shipped_stdlib_is_compiled_by_the_runtimes_python():
 
 
 def test_the_engine_points_at_the_pinned_runtime():
-    """static/engine.mjs (the engine's worker) loads the versioned Pyodide folder of the pinned npm
+    """static/engine.js (the engine's worker) loads the versioned Pyodide folder of the pinned npm
     package, and the page itself loads no Python runtime (nor PyScript): its thread stays free."""
     pyodide_dir, pyscript_dir = build.runtime_dirs()
     page = (build.ROOT / "index.html").read_text(encoding="utf-8")
-    engine = (build.ROOT / "static" / "engine.mjs").read_text(encoding="utf-8")
-    assert f'"../vendor/{pyodide_dir}/pyodide.mjs"' in engine and f'"../vendor/{pyodide_dir}/"' in engine
+    engine = (build.ROOT / "static" / "engine.js").read_text(encoding="utf-8")
+    assert f'"../vendor/{pyodide_dir}/pyodide.js"' in engine and f'"../vendor/{pyodide_dir}/"' in engine
     assert "vendor/" not in page and 'type="py"' not in page
     assert build.package_version("pyodide") == build.pinned_version("pyodide")
 
@@ -142,3 +142,69 @@ def test_boot_scripts_messages_come_from_the_pages_strings():
         shown = [v for v in strings.values() if isinstance(v, str)] + list(strings["stages"].values())
         assert not [s for s in shown if s in boot], lang  # no message is written into boot.js itself
         assert set(re.findall(r"\bT\.(\w+)", boot)) <= set(strings), lang
+
+
+def test_no_file_of_the_runtime_or_the_bundle_has_the_mjs_extension(tmp_path):
+    """Every module the page and its workers load has a .js name, Pyodide's included: a host whose
+    MIME table knows no .mjs (Debian's nginx, a learning platform's file area) serves .js as
+    JavaScript, and a browser runs a module only with such a type."""
+    from tools.bundle import make_bundle
+    folder, archive = make_bundle(tmp_path)
+    shipped = [p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()]
+    runtime = build.ROOT / "vendor" / build.runtime_dirs()[0]
+    for name in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm"):
+        assert f"vendor/{runtime.name}/{name}" in shipped
+    assert "static/engine.js" in shipped and "static/snapshot-worker.js" in shipped
+    assert [n for n in shipped if ".mjs" in n] == []
+    assert [p.name for p in runtime.iterdir() if ".mjs" in p.name] == []
+    assert [n for n in zipfile.ZipFile(archive).namelist() if ".mjs" in n] == []
+
+
+def test_every_name_the_runtime_gives_its_modules_is_rewritten():
+    """The vendored runtime names no .mjs anywhere in its code: its loader imports
+    `${indexURL}pyodide.asm.js` (the renamed file, what a module worker loads it with), and its
+    own stack frames are recognised under the new name; the rest of its text is Pyodide's."""
+    runtime = build.ROOT / "vendor" / build.runtime_dirs()[0]
+    package = build.ROOT / "node_modules" / "pyodide"
+    loader = (runtime / "pyodide.js").read_text(encoding="utf-8")
+    asm = (runtime / "pyodide.asm.js").read_text(encoding="utf-8")
+    assert "pyodide.asm.js`" in loader  # (the template literal its import() loads)
+    assert 'includes("pyodide.asm.js")' in asm
+    for text in (loader, asm, (runtime / "pyodide-lock.json").read_text(encoding="utf-8")):
+        assert re.findall(r"[\w.-]*\.mjs\b", text) == []
+    for vendored, original in ((loader, "pyodide.mjs"), (asm, "pyodide.asm.mjs")):
+        source = (package / original).read_text(encoding="utf-8")
+        source = re.sub(r"^//# sourceMappingURL=.*\n?", "", source, flags=re.M)
+        assert vendored == source.replace("pyodide.asm.mjs", "pyodide.asm.js").replace("pyodide.mjs", "pyodide.js")
+
+
+def test_a_runtime_that_brings_another_mjs_is_refused(tmp_path):
+    """A Pyodide update that adds a module, or renames one, stops `tools.build vendor` with the
+    file's name, before vendor/ is touched: its new .mjs would meet the same hosts."""
+    import pytest
+    package = build.ROOT / "node_modules" / "pyodide"
+
+    def fake_root(extra=(), drop=(), loader_tail=""):
+        root = tmp_path / f"root{len(list(tmp_path.iterdir()))}"
+        (root / "node_modules" / "pyodide").mkdir(parents=True)
+        (root / "node_modules" / "@pyscript" / "core").mkdir(parents=True)
+        (root / "package.json").write_text((build.ROOT / "package.json").read_text())
+        for name in ("package.json",):
+            (root / "node_modules" / "@pyscript" / "core" / name).write_text(
+                (build.ROOT / "node_modules" / "@pyscript" / "core" / name).read_text())
+        for name in ("package.json", "pyodide.mjs", "pyodide.asm.mjs"):
+            if name not in drop:
+                text = (package / name).read_text(encoding="utf-8")
+                (root / "node_modules" / "pyodide" / name).write_text(
+                    text + (loader_tail if name == "pyodide.mjs" else ""), encoding="utf-8")
+        for name in extra:
+            (root / "node_modules" / "pyodide" / name).write_text("export {};\n")
+        return root
+
+    cases = {"pyodide.webworker.mjs": fake_root(extra=["pyodide.webworker.mjs"]),
+             "pyodide.asm.mjs is missing": fake_root(drop=["pyodide.asm.mjs"], extra=["pyodide.asm.v2.mjs"]),
+             "ffi.mjs": fake_root(loader_tail='\nimport("./ffi.mjs");\n')}
+    for said, root in cases.items():
+        with pytest.raises(SystemExit) as refused:
+            build.vendor(root)
+        assert said in str(refused.value) and not (root / "vendor").exists(), refused.value

@@ -33,9 +33,11 @@ def test_page_files_are_served_with_their_types(base_url, path, mime):
 
 
 def test_runtime_files_have_the_types_pyodide_needs(base_url):
-    """.wasm is application/wasm and .mjs is text/javascript (or Pyodide will not start)."""
+    """.wasm is application/wasm (Python's wasm then compiles as it downloads) and Pyodide's
+    modules, served under .js names, text/javascript."""
     assert get(base_url, PYODIDE + "pyodide.asm.wasm")[1]["Content-Type"] == "application/wasm"
-    assert get(base_url, PYODIDE + "pyodide.mjs")[1]["Content-Type"] == "text/javascript"
+    assert get(base_url, PYODIDE + "pyodide.js")[1]["Content-Type"] == "text/javascript"
+    assert get(base_url, PYODIDE + "pyodide.asm.js")[1]["Content-Type"] == "text/javascript"
 
 
 def test_wasm_is_sent_brotli_compressed_when_accepted(base_url):
@@ -57,7 +59,7 @@ def test_small_text_files_are_gzipped_on_the_fly(base_url):
 
 def test_versioned_runtime_is_immutable_and_the_page_revalidates(base_url):
     """vendor/ is cached for a year; index.html revalidates and answers 304 to its ETag."""
-    assert "immutable" in get(base_url, PYODIDE + "pyodide.mjs")[1]["Cache-Control"]
+    assert "immutable" in get(base_url, PYODIDE + "pyodide.js")[1]["Cache-Control"]
     status, headers, _ = get(base_url, "/")
     assert headers["Cache-Control"] == "no-cache" and headers["ETag"]
     status, _, body = get(base_url, "/", **{"If-None-Match": headers["ETag"]})
@@ -74,7 +76,7 @@ def test_files_that_are_not_the_page_are_not_served(base_url, path):
 def test_every_answer_may_be_read_by_an_opaque_origin(base_url):
     """A widget in an iframe sandboxed without allow-same-origin (origin "null") can load its module
     scripts and files: every answer carries Access-Control-Allow-Origin: *."""
-    for path in ("/", "/static/engine.mjs", PYODIDE + "pyodide.asm.wasm", "/app/app.zip", "/lexicon/it.csv"):
+    for path in ("/", "/static/engine.js", PYODIDE + "pyodide.asm.wasm", "/app/app.zip", "/lexicon/it.csv"):
         assert get(base_url, path, Origin="null")[1]["Access-Control-Allow-Origin"] == "*", path
 
 

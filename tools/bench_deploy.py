@@ -24,7 +24,7 @@ from tools.bundle import NAME, make_bundle
 from tools.static_host import plain_server
 
 READY = "document.documentElement.dataset.state === 'ready'"
-# The Cache API name and entries written by static/snapshot.mjs: a snapshot made from a
+# The Cache API name and entries written by static/snapshot.js: a snapshot made from a
 # page's recipe (one made for several widgets before any was ready is made again from one
 # of them, a few seconds after they are ready).
 SNAPSHOT_STORED = """caches.open('attention-explorer-snapshot').then(c => c.keys().then(k => k.length && c.match(k[0])))
@@ -66,7 +66,7 @@ TRIED = ("document.documentElement.dataset.snapshot || [...document.querySelecto
 
 def wait_trial(page, timeout=60.0):
     """Wait until the page (or a widget it frames) has tried the snapshot it stored
-    (static/snapshot.mjs), the last of a first visit's work in the background; False if it
+    (static/snapshot.js), the last of a first visit's work in the background; False if it
     never said."""
     return until(page, TRIED, timeout)
 

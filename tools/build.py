@@ -27,21 +27,23 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app import contract, i18n, lexicon, render, settings as schema  # noqa: E402
-from tools import early  # noqa: E402
+from tools import early, runtime_names  # noqa: E402
 
 START, END = "<!-- prerender:start -->", "<!-- prerender:end -->"
+# Pyodide's files the page loads, as its npm package names them (its modules are vendored under
+# `.js` names: tools/runtime_names.py).
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
 STDLIB_KEEP = ROOT / "tools" / "stdlib-keep.txt"
 # Compiles the app's modules and the kept stdlib for the browser's Python (`app` / `stdlib`).
 BYTECODE_TOOL = ROOT / "tools" / "bytecode.mjs"
 # Files worth compressing ahead of time (the server sends FILE.br or FILE.gz when it exists).
-PRECOMPRESS = (".wasm", ".mjs", ".js", ".css", ".json", ".zip")
+PRECOMPRESS = (".wasm", ".js", ".css", ".json", ".zip")
 # The app's archive: its modules' sources and their copies compiled for the browser's Python
 # (tools/bytecode.mjs; kept current by `prerender`), unpacked by the engine into app/
-# (pyscript.toml's [files], static/engine.mjs). The engine loads the app from it, not from the
+# (pyscript.toml's [files], static/engine.js). The engine loads the app from it, not from the
 # .py files beside it.
 ARCHIVE = "app/app.zip"
-# The modules of app/ the engine does not import: the entry script (static/engine.mjs runs it),
+# The modules of app/ the engine does not import: the entry script (static/engine.js runs it),
 # and the terminal and notebook ones, which run on CPython only.
 OUTSIDE_THE_ARCHIVE = ("app/main.py", "app/__main__.py", "app/notebook.py", "app/plain_text.py")
 # The pre-rendered example's early answers (tools/early.py, static/early.js) and their gzip copy,
@@ -49,7 +51,7 @@ OUTSIDE_THE_ARCHIVE = ("app/main.py", "app/__main__.py", "app/notebook.py", "app
 # nothing, a tenth of the bytes).
 EARLY = ROOT / "static" / "early.json"
 # Files that name the versioned runtime folder (kept current by `prerender`).
-RUNTIME_REFS = ("pyscript.toml", "static/engine.mjs")
+RUNTIME_REFS = ("pyscript.toml", "static/engine.js")
 
 
 def package_version(name, root=ROOT):
@@ -71,10 +73,12 @@ def runtime_dirs(root=ROOT):
 
     Assets there never change under the same name, so the server lets browsers cache them
     for a year. The Pyodide folder also carries a hash of the stdlib keep-list and of the
-    tool that compiles it, since the python_stdlib.zip in it depends on both (the Makefile's
-    vendor step depends on the same two files).
+    tool that compiles it, since the python_stdlib.zip in it depends on both, and of the
+    renaming of its modules (tools/runtime_names.py), which their text depends on (the
+    Makefile's vendor step depends on the same three files).
     """
-    keep = hashlib.sha256(STDLIB_KEEP.read_bytes() + BYTECODE_TOOL.read_bytes()).hexdigest()[:8]
+    keep = hashlib.sha256(STDLIB_KEEP.read_bytes() + BYTECODE_TOOL.read_bytes()
+                          + Path(runtime_names.__file__).read_bytes()).hexdigest()[:8]
     return (f"pyodide-{pinned_version('pyodide', root)}-{keep}",
             f"pyscript-{pinned_version('@pyscript/core', root)}")
 
@@ -175,7 +179,7 @@ def runtime_cache_tag(root=ROOT):
 def missing_runtime(root=ROOT):
     """The versioned runtime folders the page names that vendor/ lacks or holds only in
     part (a clone before `make setup`, or one set up for another keep-list): [] if none."""
-    entry = {"pyodide": "pyodide.mjs", "pyscript": "core.js"}
+    entry = {"pyodide": runtime_names.vendored_name("pyodide.mjs"), "pyscript": "core.js"}
     return [f"vendor/{name}/ is missing; run `make setup`" for name in runtime_dirs(root)
             if not (root / "vendor" / name / entry[name.split("-")[0]]).is_file()]
 
@@ -313,13 +317,24 @@ def vendor(root=ROOT):
             sys.exit(f"node_modules has {name} {package_version(name, root)}, package.json pins "
                      f"{pinned_version(name, root)}: run `npm ci`.")
     pyodide_dir, pyscript_dir = runtime_dirs(root)
+    package = modules / "pyodide"
+    # Its modules under `.js` names, and their text naming them so; refused (before vendor/ is
+    # touched) if any `.mjs` would be left.
+    modules_text = {runtime_names.vendored_name(name): runtime_names.rewritten(
+        (package / name).read_text(encoding="utf-8")) for name in runtime_names.RENAMED if (package / name).is_file()}
+    refused = runtime_names.refused({p.name for p in package.iterdir() if p.is_file()}, modules_text)
+    if refused:
+        sys.exit("tools/build.py vendor: Pyodide's modules cannot all be served as .js:\n  " + "\n  ".join(refused))
     target = root / "vendor"
     if target.exists():
         shutil.rmtree(target)
     (target / pyodide_dir).mkdir(parents=True)
     for name in PYODIDE_FILES + ("LICENSE",):
-        if (modules / "pyodide" / name).exists():
-            shutil.copy2(modules / "pyodide" / name, target / pyodide_dir / name)
+        if name in runtime_names.RENAMED:
+            (target / pyodide_dir / runtime_names.vendored_name(name)).write_text(
+                modules_text[runtime_names.vendored_name(name)], encoding="utf-8")
+        elif (package / name).exists():
+            shutil.copy2(package / name, target / pyodide_dir / name)
     (target / pyodide_dir / "python_stdlib.zip").write_bytes(compiled_stdlib(
         trimmed_stdlib(modules / "pyodide" / "python_stdlib.zip", stdlib_modules()), root))
     shutil.copytree(modules / "@pyscript" / "core" / "dist", target / pyscript_dir,
@@ -347,7 +362,7 @@ def main(argv=None):
     if args.step == "check":
         refs = [(ROOT / name).read_text(encoding="utf-8") for name in RUNTIME_REFS]
         if fresh != page or any(with_runtime_paths(text) != text for text in refs):
-            print("index.html, pyscript.toml or static/engine.mjs is stale; run `make build`.")
+            print("index.html, pyscript.toml or static/engine.js is stale; run `make build`.")
             return 1
         stale = stale_archive() + stale_early(fresh_early.encode())
         if stale:

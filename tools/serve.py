@@ -2,8 +2,9 @@
 
 Serves only what the page loads (index.html, embed.js, sw.js, pyscript.toml, app/, lexicon/,
 static/, vendor/) and the licences the bundle ships (LICENSE, LICENSES/, THIRD-PARTY.md),
-with the MIME types Pyodide needs (`.wasm` application/wasm, `.mjs`
-text/javascript). `file://` does not work for Pyodide, hence this server.
+with their MIME types (`.wasm` application/wasm, so Python's wasm compiles as it downloads;
+`.js` text/javascript; `.mjs` too, for `make bench`'s stock Pyodide: the page has no `.mjs`).
+`file://` does not work for Pyodide, hence this server.
 
 Transfer: a file's pre-compressed FILE.br / FILE.gz (made by the vendor step) is sent
 when the browser accepts it; other text files over 1 KB are gzipped on the fly. Every

@@ -217,7 +217,7 @@ document.addEventListener('securitypolicyviolation',
 
 
 # Once a page is ready it starts a second Python in a worker to make the memory snapshot of
-# later visits (static/snapshot.mjs): a whole interpreter start of CPU for every fresh
+# later visits (static/snapshot.js): a whole interpreter start of CPU for every fresh
 # context. Tests that are not about the snapshot get a worker that declines at once (the
 # page then simply keeps starting normally, as when storage is refused); tests/e2e/
 # test_deploy.py opens its contexts with snapshots=True and gets the real one.
@@ -233,7 +233,7 @@ def new_context(browser, base_url, snapshots=False, host=None, storage=None, **k
     if storage:
         context.add_init_script(STORAGE_DENIED.replace("MODE", storage))
     if not snapshots:
-        context.route("**/static/snapshot-worker.mjs", lambda route: route.fulfill(
+        context.route("**/static/snapshot-worker.js", lambda route: route.fulfill(
             body=NO_SNAPSHOT_WORKER, content_type="text/javascript"))
     return context
 

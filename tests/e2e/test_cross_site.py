@@ -310,7 +310,7 @@ def test_widget_starts_where_third_party_storage_is_allowed(browser, base_url):
         try:
             GUARD.attach(context, base_url, site.url)
             context.add_init_script(CSP_RECORDER)
-            context.route("**/static/snapshot-worker.mjs", lambda route: route.fulfill(
+            context.route("**/static/snapshot-worker.js", lambda route: route.fulfill(
                 body=NO_SNAPSHOT_WORKER, content_type="text/javascript"))
             page = visit(context, url)
             frame = widget_frame(page)

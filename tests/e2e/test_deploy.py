@@ -66,10 +66,10 @@ KEPT = """async (key) => {
   const hit = await (await caches.open('attention-explorer-snapshot')).match(key);
   return {stored: (await hit.arrayBuffer()).byteLength, image: Number(hit.headers.get('X-Length'))};
 }"""
-# static/snapshot.mjs's storing and expanding of a memory image, on made-up images: zero
+# static/snapshot.js's storing and expanding of a memory image, on made-up images: zero
 # stretches (aligned and not), data at both ends, a length that is no multiple of 4.
 ROUND_TRIP = r"""async () => {
-  const { pack, expandFrom } = await import('./static/snapshot.mjs');
+  const { pack, expandFrom } = await import('./static/snapshot.js');
   const expand = (bytes, runsHeader, length) => expandFrom(new Response(bytes).body, runsHeader, length);
   const results = [];
   for (const length of [65536 * 5 + 3, 65536 * 3, 100]) {
@@ -91,11 +91,11 @@ ROUND_TRIP = r"""async () => {
 }"""
 
 # Python's memory filled from an image as Pyodide does it (one HEAP8.set past the image's
-# header), made sparse by static/snapshot.mjs: "data segment" bytes sit where the image is zero,
+# header), made sparse by static/snapshot.js: "data segment" bytes sit where the image is zero,
 # one in a whole zero block, one in the image's last byte (a zero stretch of 1 byte, unaligned:
 # the header is 7 bytes long).
 SPARSE_COPY = r"""async () => {
-  const { pack, copiedSparsely } = await import('./static/snapshot.mjs');
+  const { pack, copiedSparsely } = await import('./static/snapshot.js');
   const header = 7, length = 65536 * 6 + 1, image = new Uint8Array(length);
   image.fill(9, 0, header);
   image[65536 + 5] = 1; image[65536 * 5 + 1] = 200; image[65536 * 6 - 1] = 3;

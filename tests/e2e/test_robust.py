@@ -91,7 +91,7 @@ def test_broken_lexicon_rows_are_reported_with_file_and_line(browser, base_url):
     context.close()
 
 
-@pytest.mark.parametrize("missing", ["python_stdlib.zip", "engine.mjs"])
+@pytest.mark.parametrize("missing", ["python_stdlib.zip", "engine.js"])
 def test_a_missing_runtime_file_gives_a_clear_message(browser, base_url, missing):
     """The standard library or the engine's module answering 404: data-state 'error' and the
     message, not a spinner; the pre-rendered example stays."""

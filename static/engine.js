@@ -3,7 +3,7 @@
 
    Started by static/page.js (new Worker(…, {name: "attention-engine"})) right after the first
    frame. It starts Python from this browser's memory snapshot when a valid one is kept
-   (snapshot.mjs), else normally; writes the app's files ([files] of pyscript.toml: the app's
+   (snapshot.js), else normally; writes the app's files ([files] of pyscript.toml: the app's
    archive and the lexicons) into Python's file system; runs app/main.py, whose Engine
    (app/engine.py) then serves every widget whose page sends a port: the page that started
    the worker and the widgets of the same deployment framed by the same lesson page
@@ -26,10 +26,10 @@
    and takes from it {type: "wasm", module}, {type: "quiet"} (the student paused: the snapshot of later visits may be
    made now) and, from every page, {type: "port"} with a MessagePort whose messages are the
    page's (app/page.py, `receive`). The runtime path below is kept current by `make build`. */
-import { loadPyodide } from "../vendor/pyodide-314.0.2-eb43536d/pyodide.mjs";
-import { configFiles, onStored, restored, startPlan, tryInWorker, wasmMemoryBytes } from "./snapshot.mjs";
+import { loadPyodide } from "../vendor/pyodide-314.0.2-175b921b/pyodide.js";
+import { compileAnyType, configFiles, onStored, restored, startPlan, tryInWorker, wasmMemoryBytes } from "./snapshot.js";
 
-const RUNTIME = new URL("../vendor/pyodide-314.0.2-eb43536d/", import.meta.url).href;
+const RUNTIME = new URL("../vendor/pyodide-314.0.2-175b921b/", import.meta.url).href;
 const CONFIG = new URL("../pyscript.toml", import.meta.url);
 const ENTRY = new URL("../app/main.py", import.meta.url);
 const ports = [];  /* [port, its number in the engine] for every page, in order of arrival */
@@ -50,6 +50,7 @@ const tell = (message) => ports.forEach(([port]) => port.postMessage(message));
    pauses ({type: "compile", url, answer: false}, beside the snapshot being made), so that the
    browser keeps it for the next visit. */
 const WASM = RUNTIME + "pyodide.asm.wasm";
+compileAnyType();  /* (a wasm labelled with any type compiles, from its bytes: snapshot.js) */
 let giveWasm = null, compiledBy = "engine";
 const pageWasm = new Promise((resolve) => { giveWasm = resolve; });
 const instantiateStreaming = WebAssembly.instantiateStreaming, fetchAny = self.fetch;

@@ -1,7 +1,7 @@
-/* Attention Explorer: a throwaway Python that makes the memory snapshot (see snapshot.mjs).
-   Started inside the engine's worker by snapshot.mjs (makeSnapshot), once the page says the
+/* Attention Explorer: a throwaway Python that makes the memory snapshot (see snapshot.js).
+   Started inside the engine's worker by snapshot.js (makeSnapshot), once the page says the
    student has paused; it answers {} when stored, {error} otherwise. */
-import { makeAndStore } from "./snapshot.mjs";
+import { makeAndStore } from "./snapshot.js";
 
 self.onmessage = async (event) => {
   try {

@@ -9,8 +9,8 @@
    or waiting page.
 
    How it works: the first visit starts Python normally (in the engine's worker,
-   engine.mjs, which imports this module). Once the page is ready and the student pauses, a
-   throwaway Python in a module Web Worker (snapshot-worker.mjs; the engine's own Python
+   engine.js, which imports this module). Once the page is ready and the student pauses, a
+   throwaway Python in a module Web Worker (snapshot-worker.js; the engine's own Python
    cannot make a snapshot and still run the page) starts with `_makeSnapshot`, imports the
    runtime modules the page uses and compiles the page's own sources (attention_snapshot.py
    says what it keeps: their code, each with the bytes it came from, and imported only the
@@ -46,6 +46,31 @@ export function configFiles(toml) {
   const section = (toml.split(/^\[files\]\s*$/m)[1] || "").split(/^\[/m)[0];
   return [...section.matchAll(/^"([^"]+)"\s*=\s*"([^"]+)"/gm)]
     .map(([, src, dst]) => [new URL(src, CONFIG).href, dst]);
+}
+
+/* Python's wasm compiles whatever type its host labels it with. Pyodide compiles it with
+   WebAssembly.instantiateStreaming, which refuses any response not labelled application/wasm:
+   a learning platform's file area sends it as document/unknown (Moodle), other hosts as
+   application/octet-stream. This worker's instantiateStreaming then compiles such a response
+   from its bytes instead (one copy of the file in memory while it compiles; the same code).
+   Called by every worker that starts a Python (engine.js, and the snapshot's workers below)
+   before it does. */
+export function compileAnyType() {
+  const streaming = WebAssembly.instantiateStreaming;
+  if (!streaming || streaming.anyType) return;
+  const anyType = async function (source, imports) {
+    const response = await source;
+    if (isWasm(response)) return streaming.call(WebAssembly, response, imports);
+    if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
+    return WebAssembly.instantiate(await response.arrayBuffer(), imports);
+  };
+  anyType.anyType = true;
+  WebAssembly.instantiateStreaming = anyType;
+}
+
+/* True when `response` may be compiled as it streams: labelled application/wasm. */
+function isWasm(response) {
+  return /^\s*application\/wasm\s*(;|$)/i.test(response.headers.get("Content-Type") || "");
 }
 
 async function fetchBytes(url) {
@@ -122,7 +147,7 @@ function listenForPeers() {
   channel.postMessage("starting");
 }
 
-/* Called with the runtime's URL once a snapshot is stored and may be tried (engine.mjs:
+/* Called with the runtime's URL once a snapshot is stored and may be tried (engine.js:
    tryInWorker). */
 let stored = () => {};
 export function onStored(then) { stored = then; }
@@ -287,7 +312,7 @@ export function pack(image) {
 }
 
 /* A snapshot just stored is tried once, by a Python restored from it in a worker of its own
-   (snapshot-trial.mjs, ended after), while the student still pauses. The browser keeps a
+   (snapshot-trial.js, ended after), while the student still pauses. The browser keeps a
    script compiled, with the functions it ran, only once it has seen it twice: without the
    trial the second visit would compile Pyodide's JavaScript again (the first visit's Python
    and the maker's do not count), ~30 ms of it here. A trial that fails is only reported: the
@@ -307,7 +332,7 @@ export function tryInWorker(runtimeURL, said) {
     said(result);
   };
   try {
-    worker = new Worker(new URL("./snapshot-trial.mjs", import.meta.url).href + "#" + encodeURIComponent(runtimeURL),
+    worker = new Worker(new URL("./snapshot-trial.js", import.meta.url).href + "#" + encodeURIComponent(runtimeURL),
                         { type: "module" });
   } catch (error) {
     return said("refused");
@@ -324,7 +349,8 @@ export async function restoresFrom(runtimeURL) {
   if (!hit) return false;
   const image = await imageOf(hit);
   try {
-    const { loadPyodide } = await import(runtimeURL + "pyodide.mjs");
+    compileAnyType();
+    const { loadPyodide } = await import(runtimeURL + "pyodide.js");
     const pyodide = await loadPyodide({ indexURL: runtimeURL, _loadSnapshot: image });
     return pyodide.runPython("6 * 7") === 42;
   } finally {
@@ -435,10 +461,10 @@ export function release(buffer) {
   try { if (buffer && buffer.transfer && !buffer.detached) buffer.transfer(0); } catch (e) { /* kept */ }
 }
 
-/* The throwaway interpreter of snapshot-worker.mjs makes it; it stores it itself. */
+/* The throwaway interpreter of snapshot-worker.js makes it; it stores it itself. */
 function makeSnapshot(runtimeURL, key, headers, recipe) {
   return new Promise((done, fail) => {
-    const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), { type: "module" });
+    const worker = new Worker(new URL("./snapshot-worker.js", import.meta.url), { type: "module" });
     const stop = (error) => { worker.terminate(); error ? fail(error) : done(); };
     const timer = setTimeout(() => stop(new Error("snapshot worker timed out")), 120000);
     worker.onmessage = (e) => { clearTimeout(timer); stop(e.data.error ? new Error(e.data.error) : null); };
@@ -472,7 +498,8 @@ function pythonFiles(FS, dir) {
 
 /* In the worker: start Python for a snapshot, prepare it, store the memory image. */
 export async function makeAndStore({ runtimeURL, key, headers, recipe }) {
-  const { loadPyodide } = await import(runtimeURL + "pyodide.mjs");
+  compileAnyType();
+  const { loadPyodide } = await import(runtimeURL + "pyodide.js");
   const [pyodide, helper, made] = await Promise.all([
     loadPyodide({ indexURL: runtimeURL, _makeSnapshot: true }), fetchBytes(HELPER), recipe || filesRecipe()]);
   const FS = pyodide.FS;
