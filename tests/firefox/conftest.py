@@ -97,6 +97,9 @@ PREFS = {
     "privacy.trackingprotection.enabled": False,
     # the pages' console errors and uncaught exceptions written to the log (the tests read them)
     "devtools.console.stdout.content": True,
+    # the profile's scheduled backups (and their measurements)
+    "browser.backup.scheduled.enabled": False,
+    "browser.backup.archive.enabled": False,
     # first-run pages, the new tab page's feeds, accounts, translations' models
     "browser.shell.checkDefaultBrowser": False,
     "browser.startup.page": 0,
@@ -124,9 +127,14 @@ PREFS = {
 ENV = {"MOZ_HEADLESS": "1", "MOZ_DISABLE_NONLOCAL_CONNECTIONS": "1", "MOZ_CRASHREPORTER_DISABLE": "1"}
 
 
+HERE = Path(__file__).resolve().parent
+
+
 def pytest_collection_modifyitems(items):
+    # (every item of the session comes here: only this folder's are marked, whatever the
+    # path of the clone holds)
     for item in items:
-        if "/firefox/" in str(item.fspath):
+        if Path(str(item.fspath)).resolve().is_relative_to(HERE):
             item.add_marker(pytest.mark.browser)
 
 
@@ -222,8 +230,10 @@ def firefox_browser():
         shutil.rmtree(profile, ignore_errors=True)
 
 
-# How the log shows a page's console.error and an uncaught exception (or rejection).
-ERROR_LINES = ("console.error:", "JavaScript error:")
+# How the log shows a page's console.error and an uncaught exception (or rejection) of a page's
+# script; the browser's own scripts (resource://, chrome://) write there too, and are not the page.
+ERROR_LINES = ("console.error:", "JavaScript error: http://", "JavaScript error: https://",
+               "JavaScript error: blob:")
 
 
 @pytest.fixture

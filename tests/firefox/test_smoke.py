@@ -65,7 +65,6 @@ def test_default_page_starts_with_the_example_and_its_numbers(firefox, base_url)
     assert s["sentence"] == "Il gatto seduto sul tappeto dormiva" and s["lang"] == "it"
     np.testing.assert_allclose([r["weight"] for r in s["rows"]], expected("it", s["sentence"], s["focus"]),
                                rtol=1e-12, atol=1e-15)
-    assert run(firefox, "document.documentElement.dataset.start") == "normal"
     assert origins_loaded(firefox) == {own(base_url)}
 
 
