@@ -207,7 +207,11 @@ def firefox_browser():
                                stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, **ENV))
     client = Marionette(host="127.0.0.1", port=port, startup_timeout=START_S)
     try:
-        client.start_session()
+        try:
+            client.start_session()
+        except Exception as error:
+            said = (profile / "firefox.log").read_text(encoding="utf-8", errors="replace")[-2000:]
+            raise AssertionError(f"Firefox ({tool.binary()}) did not answer over Marionette; its log:\n{said}") from error
         client.timeout.page_load = READY_S
         client.timeout.script = 30
         client.set_window_rect(width=1280, height=900)
