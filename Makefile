@@ -1,6 +1,6 @@
 # Attention Explorer. Two commands on a fresh machine:
 #   make serve    set up and serve the page at http://127.0.0.1:8000/
-#   make test     set up and run the whole test suite (unit + Chromium end-to-end + WebKit smoke)
+#   make test     set up and run the whole test suite (unit + Chromium end-to-end + WebKit and Firefox smoke)
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -14,6 +14,7 @@ serve: build
 test: setup
 	$(PY) -m tools.chromium
 	$(PY) -m tools.webkit
+	$(PY) -m tools.firefox
 	$(PY) -m tools.hosts
 	$(PY) -m pytest
 
@@ -25,6 +26,7 @@ unit: setup
 test-random: setup
 	$(PY) -m tools.chromium
 	$(PY) -m tools.webkit
+	$(PY) -m tools.firefox
 	$(PY) -m tools.hosts
 	$(PY) -m pytest -p randomly $(if $(SEED),--randomly-seed=$(SEED))
 
