@@ -7,17 +7,21 @@ WebKit is not installed (`python3 -m tools.webkit` says what to install).
 import os
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
 from tools import webkit
 
 READY_S = 90
+HERE = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(items):
+    """Marks this folder's tests `browser` (every test of the run passes through here: a clone's
+    own path may hold "webkit", so the folder is compared as a path)."""
     for item in items:
-        if "/webkit/" in str(item.fspath):
+        if Path(str(item.fspath)).resolve().is_relative_to(HERE):
             item.add_marker(pytest.mark.browser)
 
 
