@@ -142,3 +142,15 @@ def test_boot_scripts_messages_come_from_the_pages_strings():
         shown = [v for v in strings.values() if isinstance(v, str)] + list(strings["stages"].values())
         assert not [s for s in shown if s in boot], lang  # no message is written into boot.js itself
         assert set(re.findall(r"\bT\.(\w+)", boot)) <= set(strings), lang
+
+
+def test_the_views_css_in_the_stylesheet_is_the_registrys():
+    """The rules that hide what a step of a guided path does not show, and show an embedded
+    widget's tab, are those the view registry makes (run `make build` after declaring a view):
+    a view left out would show on every step."""
+    from app.views import registry
+    style, fresh = build.view_css()
+    assert style == fresh
+    for view in registry.views():
+        assert f'#app[data-show]:not([data-show~="{view.id}"]) {view.css}' in style
+    assert registry.with_css(style.replace('[data-show~="heads"]', '[data-show~="x"]', 1)) == style

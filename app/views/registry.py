@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from app import i18n
 
-LANGS = ("it", "en")
+LANGS = i18n.LANGS
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -91,12 +91,23 @@ def add(view):
     """Declare a view (once: a second view with the same id is a mistake)."""
     if view.id in _VIEWS and _VIEWS[view.id] is not view:
         raise ValueError(f"two views are called {view.id!r}")
-    for lang in LANGS:
-        if set(view.strings.get(lang, {})) != set(view.strings.get(LANGS[0], {})):
-            raise ValueError(f"view {view.id!r}: its strings differ between languages")
-        i18n.STRINGS[lang].update(view.strings.get(lang, {}))
+    add_strings(view.strings)
     _VIEWS[view.id] = view
     return view
+
+
+def add_strings(strings):
+    """Strings a view or a path brings ({"it": {key: text}, "en": {…}}), added to app/i18n.py's:
+    each key in both languages, and none that is there already."""
+    keys = set(strings.get(LANGS[0], {}))
+    for lang in LANGS:
+        if set(strings.get(lang, {})) != keys:
+            raise ValueError(f"strings {sorted(keys)}: not the same keys in {lang}")
+        taken = {key for key, value in strings.get(lang, {}).items() if i18n.STRINGS[lang].get(key, value) != value}
+        if taken:
+            raise ValueError(f"strings {sorted(taken)} are app/i18n.py's already")
+    for lang in LANGS:
+        i18n.STRINGS[lang].update(strings.get(lang, {}))
 
 
 def add_path(path):
