@@ -193,19 +193,21 @@ PATH_IDS = Ids(lambda: paths())  # the `path` setting's choices
 CSS_START, CSS_END = "/* made by `make build` from the view registry (app/views/registry.py): {} */", "/* end: {} */"
 
 
-def css_blocks():
+def css_blocks(every=None):
     """{name: CSS}: "tabs", an embedded widget's tab shows its view; "steps", a step of a path
-    hides every view it does not name (#app's data-show, app/path.py's `shows`)."""
+    hides every view it does not name (#app's data-show, app/path.py's `shows`). `every`: the
+    views (default: the registry's)."""
+    every = views() if every is None else every
     tabs = ",\n".join(f'html.embed .analysis[data-view="{v.id}"] .view[data-view="{v.id}"]'
-                      for v in views() if v.tab)
-    steps = ",\n".join(f'#app[data-show]:not([data-show~="{v.id}"]) {v.css}' for v in views())
+                      for v in every if v.tab)
+    steps = ",\n".join(f'#app[data-show]:not([data-show~="{v.id}"]) {v.css}' for v in every)
     return {"tabs": tabs + " { display: block; }", "steps": steps + " { display: none; }"}
 
 
-def with_css(style):
+def with_css(style, every=None):
     """static/style.css's text with each generated block (`css_blocks`) made current between its
     markers (a missing marker is an error: the blocks' places in the cascade are chosen by hand)."""
-    for name, block in css_blocks().items():
+    for name, block in css_blocks(every).items():
         start, end = CSS_START.format(name), CSS_END.format(name)
         if style.count(start) != 1 or style.count(end) != 1:
             raise ValueError(f"static/style.css needs one {start!r} and one {end!r}")

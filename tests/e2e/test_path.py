@@ -214,3 +214,28 @@ def test_a_step_link_shows_no_view_of_the_explorer_before_its_step_is_drawn(brow
         for view in ("#view-bars", "#view-heatmap", "#settings"):
             assert page.locator(view).is_visible() is not hidden, (query, view)
     context.close()
+
+
+def test_the_made_css_hides_a_new_view_on_the_steps_that_do_not_name_it(browser, base_url):
+    """A view declared beside today's (made up here) gets its rules from the registry's CSS, as
+    `make build` writes them: in Chromium it shows in the explorer and on a step that names it,
+    steps aside on a step that does not, and shows on its tab of an embedded widget."""
+    from pathlib import Path
+    made = registry.View(id="made-up", place=65, tab=True, draw=lambda ctx: "")
+    style = (Path(__file__).resolve().parents[2] / "static" / "style.css").read_text(encoding="utf-8")
+    style = registry.with_css(style, registry.views() + (made,))
+    context = new_context(browser, base_url)
+    page = context.new_page()
+    page.set_content(f'<style>{style}</style><main id="app"><div class="analysis" data-view="bars">'
+                     '<section id="view-made-up" class="view" data-view="made-up">made up</section></div></main>')
+    shown = "document.getElementById('view-made-up').getClientRects().length > 0"
+    assert page.evaluate(shown)  # the explorer
+    page.evaluate("document.getElementById('app').setAttribute('data-show', 'bars made-up')")
+    assert page.evaluate(shown)
+    page.evaluate("document.getElementById('app').setAttribute('data-show', 'bars')")
+    assert not page.evaluate(shown)
+    page.evaluate("document.getElementById('app').removeAttribute('data-show'); document.documentElement.className = 'embed'")
+    assert not page.evaluate(shown)  # an embedded widget on its bars tab
+    page.evaluate("document.querySelector('.analysis').dataset.view = 'made-up'")
+    assert page.evaluate(shown)
+    context.close()
