@@ -357,16 +357,18 @@ def _take_path(settings, name, change):
 
 def _take_step(settings, step, change):
     """A step of the guided path (app/path.py), in the mode it is about; None: the explorer. (The
-    setting's range is the longest path's; a step past the end of the path chosen is refused.)"""
+    setting's range is the formula path's, the longest; a step past the end of the path chosen is
+    refused.) A step about the trained model stays a step (entering model mode otherwise leaves
+    the path, which is about the designed heads)."""
     if step is not None and step > path.count(settings.path):
         raise Bad()
     mode = settings.mode if step is None else path.step_of(step, settings.path).mode
-    after = switch_mode(settings.copy(step=step), mode)
+    after = switch_mode(settings.copy(step=step), mode).copy(step=step)
     _retokenize(settings, after, change)
     return after
 
 
-# The order is the order fields apply in (docs/DESIGN.md: lang, mode, step, sentence, …, focus,
+# The order is the order fields apply in (docs/DESIGN.md: lang, mode, path, step, sentence, …, focus,
 # mask, self, scaled, temp, pos, view, quiz); `limit` comes before the sentence it limits.
 SCHEMA = (
     Setting(attr="lang",

@@ -26,7 +26,7 @@ def render_made_up(row, tokens, lang, word):
 
 
 VIEW = registry.add(registry.View(
-    id="made-up", place=65, tab=True, row=render_made_up,
+    id="made-up", place=65, modes=("sentence", "model"), tab=True, row=render_made_up,
     draw=lambda ctx: registry.section("made-up", ctx.part("made-up"), "made-up-section"),
     strings={"it": {"view_made-up": "Inventata", "made_up_line": "Hai scelto «{word}»."},
              "en": {"view_made-up": "Made up", "made_up_line": "You picked “{word}”."}}))
@@ -34,11 +34,16 @@ VIEW = registry.add(registry.View(
 registry.add_strings({
     "it": {"path_made_name": "Un percorso inventato", "path_made_only_title": "L'unico passo",
            "path_made_only_text": "Qui c'è solo la vista inventata.", "path_made_only_try": "Scegli una parola.",
-           "path_made_only_answer": "La frase la ripete."},
+           "path_made_only_answer": "La frase la ripete.", "path_made_letters_title": "Le lettere",
+           "path_made_letters_text": "Il modello addestrato.", "path_made_letters_try": "Scegli una lettera.",
+           "path_made_letters_answer": "Guarda le teste."},
     "en": {"path_made_name": "A made-up path", "path_made_only_title": "The only step",
            "path_made_only_text": "Only the made-up view is here.", "path_made_only_try": "Pick a word.",
-           "path_made_only_answer": "The sentence says it back."}})
-PATH = registry.add_path(path.Path(id="made", steps=(path.Step(id="only", shows=("made-up", "bars")),)))
+           "path_made_only_answer": "The sentence says it back.", "path_made_letters_title": "The letters",
+           "path_made_letters_text": "The trained model.", "path_made_letters_try": "Pick a letter.",
+           "path_made_letters_answer": "Look at the heads."}})
+PATH = registry.add_path(path.Path(id="made", steps=(path.Step(id="only", shows=("made-up", "bars")),
+                                                     path.Step(id="letters", shows=("made-up",), mode="model"))))
 '''
 
 # Run by the copy's own Python: the explorer, a word click, the step, an embedded view=, the CSS.
@@ -76,6 +81,7 @@ for lang in ("it", "en"):
                "checked": {"word": "2"}, "ids": list(render.ROW_PARTS.values()), "off": []}
     after = page.receive({"type": "change", "context": context})
     step_page, step_ops = drawn(f"lang={lang}&path=made&step=1")
+    model_page, model_ops = drawn(f"lang={lang}&path=made&step=2")
     embedded, _ = drawn(f"lang={lang}&s=Il gatto dorme&focus=1&view=made-up")
     embed = embedded.settings
     tabs = render.render_app(embed, embedded.tokens, embedded.record, embedded.row)
@@ -90,6 +96,8 @@ for lang in ("it", "en"):
         "step_title": step_page.settings.path, "step": step_page.settings.step,
         "step_html": json.dumps(json.loads(step_ops), ensure_ascii=False),
         "embed_view": embed.view,
+        "model": [model_page.settings.mode, model_page.settings.step, "view-made-up" in model_ops,
+                  '"data-show", "made-up"' in model_ops],
         "tab": re.findall(r'<label class="view-tab"><input type="radio" name="view" value="made-up" checked> ([^<]*)</label>',
                           tabs),
         "analysis": 'data-view="made-up"' in tabs,
@@ -101,7 +109,7 @@ from tools import docs
 print(json.dumps({"langs": seen, "css_fresh": fresh == style, "css": fresh, "formula": formula,
                   "made": path.shows(1, "made"), "choices": list(schema.BY_ATTR["view"].choices),
                   "paths": list(schema.BY_ATTR["path"].choices), "docs": docs.views_markdown(),
-                  "past_end": [n.key for n in schema.parse_params("?path=made&step=2", lexicons)[1]]}))
+                  "past_end": [n.key for n in schema.parse_params("?path=made&step=3", lexicons)[1]]}))
 """
 
 
@@ -109,8 +117,9 @@ def test_a_view_and_a_path_declared_in_one_module_show_everywhere_a_view_shows(t
     """One new module: its view is drawn in the explorer in its place (after the output) with its
     own words in each language, redrawn on a word click, shown alone with the bars on its path's
     step (the page's data-show) and hidden by the made CSS on every step of the formula's path,
-    offered as an embedded widget's `view=` tab; its path's step 2 falls back with a note."""
-    for folder in ("app", "lexicon", "tools"):
+    offered as an embedded widget's `view=` tab; its path's step about the trained model stays a
+    step, in model mode, and draws it there; its step 3 falls back with a note."""
+    for folder in ("app", "lexicon", "model", "tools"):
         shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__", "*.zip"))
     (tmp_path / "app" / "views" / "made_up.py").write_text(MODULE, encoding="utf-8")
     done = subprocess.run([sys.executable, "-c", PROBE, str(ROOT / "static" / "style.css")], cwd=tmp_path,
@@ -125,7 +134,8 @@ def test_a_view_and_a_path_declared_in_one_module_show_everywhere_a_view_shows(t
         assert got["order"].index("made-up") == got["order"].index("output") + 1
         assert got["click"] and got["row_parts"] == "view-made-up"
         assert got["step_show"] == 1 and (got["step_title"], got["step"]) == ("made", 1)
-        assert title in got["step_html"] and name in got["step_html"] and "1 / 1" in got["step_html"]
+        assert title in got["step_html"] and name in got["step_html"] and "1 / 2" in got["step_html"]
+        assert got["model"] == ["model", 2, True, True]  # a step about the trained model, its view drawn there
         assert got["embed_view"] == "made-up" and got["tab"] == [tab] and got["analysis"]
     assert seen["choices"] == ["bars", "table", "heatmap", "output", "made-up"]
     assert seen["paths"] == ["formula", "made"] and seen["made"] == "made-up bars"
@@ -136,4 +146,4 @@ def test_a_view_and_a_path_declared_in_one_module_show_everywhere_a_view_shows(t
     assert '#app[data-show]:not([data-show~="made-up"]) #view-made-up' in seen["css"]
     assert 'html.embed .analysis[data-view="made-up"] .view[data-view="made-up"]' in seen["css"]
     assert all("made-up" not in shows.split() for shows in seen["formula"])
-    assert "| `made-up` | `#view-made-up` |" in seen["docs"] and "`path=made`: 1 steps" in seen["docs"]
+    assert "| `made-up` | `#view-made-up` |" in seen["docs"] and "`path=made`: 2 steps" in seen["docs"]
