@@ -13,7 +13,7 @@ order, and which follow the selected row, comes from their declarations
 place.
 """
 
-from app import path, settings as schema
+from app import settings as schema
 from app.i18n import text
 from app.views.bars import announcement, bars_patch
 from app.views import matrix_mode
@@ -88,15 +88,6 @@ def render_row_views(row, tokens, lang, skip=()):
             if view.row is not None and view.id not in skip}
 
 
-def drawn_views(settings, ctx, mode, following=True):
-    """The sections of the views `mode` draws, in their order: those the explorer shows, and on
-    a step of a guided path those it names (a view only a step shows is drawn there alone).
-    `following` False: only those that do not follow the selected row."""
-    return "".join(view.draw(ctx) for view in registry.views(mode)
-                   if view.draw is not None and (following or view.row is None)
-                   and (view.explorer or path.on_step(view.id, settings.step, settings.path)))
-
-
 def explain_html(row, tokens, lang):
     """The bars' explanation; empty (and not shown) when the row needs none, so a word
     click only changes its text."""
@@ -136,7 +127,7 @@ def render_matrix_analysis(settings, tokens, record, row, interactive=True, grid
     parts = render_row_views(row, tokens, settings.lang) if row is not None else {}
     ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=row, parts=parts,
                            grid_first=grid_first, interactive=interactive)
-    return drawn_views(settings, ctx, "matrix")
+    return registry.drawn(ctx, "matrix")
 
 
 def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, grid_first=(0, 0), later=()):
@@ -148,11 +139,8 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
     until the student guesses, only the question (query) and the guess form are shown,
     and no heatmap either (it would show every row's answer)."""
     lang = settings.lang
-    if settings.mode == "model":  # the trained model (app/views/model.py), and views declared for it
-        ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=None, parts={},
-                               interactive=interactive)
-        return (model_view.render_model_analysis(settings, record, interactive)
-                + (drawn_views(settings, ctx, "model") if record is not None else ""))
+    if settings.mode == "model":  # the trained model (app/views/model.py)
+        return model_view.render_model_analysis(settings, record, interactive)
     if record is None:
         return f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>'
     if settings.quiz and quiz is not None:
@@ -170,12 +158,12 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
                                grid_first=grid_first, interactive=interactive)
         return (view_tabs(settings.view, lang, interactive)
                 + f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>'
-                + drawn_views(settings, ctx, "sentence", following=False))
+                + registry.drawn(ctx, "sentence", following=False))
     parts = render_row_views(row, tokens, lang, skip=later)
     parts.update(dict.fromkeys(later, ""))
     ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=row, parts=parts,
                            grid_first=grid_first, interactive=interactive)
-    return view_tabs(settings.view, lang, interactive) + drawn_views(settings, ctx, "sentence")
+    return view_tabs(settings.view, lang, interactive) + registry.drawn(ctx, "sentence")
 
 
 def announcement_of(settings, tokens, record, row, quiz=None):

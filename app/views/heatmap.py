@@ -156,8 +156,12 @@ SMALL_GRID = 10  # words: a grid this narrow shares the width with the new card 
 
 def _section(ctx):
     """The grid of every row; in sentence mode a small one leaves room beside it on a wide screen
-    (the new card goes there, style.css); in matrix mode its rows are q1, q2, …"""
+    (the new card goes there, style.css); in matrix mode its rows are q1, q2, …; in model mode one
+    table per layer and head (app/views/model.py)."""
     settings, record = ctx.settings, ctx.record
+    if settings.mode == "model":
+        from app.views.model import heads_section  # (it imports this module)
+        return heads_section(ctx)
     if settings.mode == "matrix":
         names = [text(ctx.lang, "mm_row", i=i + 1) for i in range(record.n_q)]
         small = ""
@@ -167,4 +171,5 @@ def _section(ctx):
                                                       *ctx.grid_first), "heatmap-section" + small)
 
 
-VIEW = registry.add(registry.View(id="heatmap", place=50, modes=("sentence", "matrix"), tab=True, draw=_section))
+VIEW = registry.add(registry.View(id="heatmap", place=50, modes=("sentence", "matrix", "model"), tab=True,
+                                  draw=_section))

@@ -155,6 +155,17 @@ def paths():
     return dict(_PATHS)
 
 
+def drawn(ctx, mode, following=True):
+    """The sections of the views `mode` draws, in their order: those the explorer shows, and on
+    a step of a guided path those it names (a view only a step shows is drawn there alone).
+    `following` False: only those that do not follow the selected row."""
+    from app import path
+    settings = ctx.settings
+    return "".join(view.draw(ctx) for view in views(mode)
+                   if view.draw is not None and (following or view.row is None)
+                   and (view.explorer or path.on_step(view.id, settings.step, settings.path)))
+
+
 def row_parts():
     """{view id: the element its row part fills} for every view that follows the selected row."""
     return {v.id: v.element for v in views() if v.row is not None}
