@@ -188,7 +188,7 @@ class Ids(Sequence):
         return len(self._ids())
 
     def __eq__(self, other):
-        return tuple(self) == tuple(other)
+        return isinstance(other, Sequence) and not isinstance(other, str) and tuple(self) == tuple(other)
 
     def __hash__(self):
         return hash(self._ids())
