@@ -130,7 +130,7 @@ class Page:
             region("share").innerHTML = render.render_share(lang, True, settings.mode)
             region("about").innerHTML = render.render_about(lang, True, settings.mode)
             region("path").innerHTML = render.render_path(settings)
-            shows = path.shows(settings.step)  # (a step hides what it does not add: style.css)
+            shows = path.shows(settings.step, settings.path)  # (a step hides what it does not add: style.css)
             if shows is None:
                 region("app").removeAttribute("data-show")
             else:
@@ -426,13 +426,14 @@ class Page:
         if number is None:
             self.region("step-start").focus()  # (an embedded widget has none: it stays a step)
             return
-        ends = {"step-prev": (1, "step-next"), "step-next": (path.COUNT, "step-prev")}
+        way = self.settings.path
+        ends = {"step-prev": (1, "step-next"), "step-next": (path.count(way), "step-prev")}
         if focus in ends and number == ends[focus][0]:
             focus = ends[focus][1]
         self.region(focus).focus()
         lang = self.settings.lang
         self.region("announce").textContent = text(
-            lang, "path_said", n=number, count=path.COUNT, title=text(lang, f"path_{path.step_of(number).id}_title"))
+            lang, "path_said", n=number, count=path.count(way), title=text(lang, path.step_key(number, "title", way)))
 
     def go_mode(self, mode, focus):
         """The buttons between the trained model and the designed heads: that mode, the focus on
@@ -444,7 +445,8 @@ class Page:
     CLICKS = {
         "step-start": lambda page: page.go_step(1, "step-next"),
         "step-prev": lambda page: page.go_step(max(1, (page.settings.step or 1) - 1), "step-prev"),
-        "step-next": lambda page: page.go_step(min(path.COUNT, (page.settings.step or 0) + 1), "step-next"),
+        "step-next": lambda page: page.go_step(min(path.count(page.settings.path), (page.settings.step or 0) + 1),
+                                               "step-next"),
         "step-exit": lambda page: page.go_step(None, "step-start"),
         "copy-link": sharing.copy_link,
         "copy-embed": sharing.copy_embed,

@@ -11,9 +11,17 @@ says in a line or two what is new, with one thing to try and its answer behind a
 (app/i18n.py: path_<id>_title, _text, _try, _answer). The last step is matrix mode: entering
 it switches the mode, a step before it switches back (the setting's hook); leaving the path for
 the explorer keeps the mode, and choosing the other mode on a step leaves the path.
+
+A path is data (`Path`): its id, where its strings are, its steps. This one, "formula", is the
+`path` setting's default; another is declared with app/views/registry.py's `add_path`, beside
+its views, and named in a link as `path=<id>&step=N` (docs/DESIGN.md). Its steps name views of
+the registry, which checks them; no path has more steps than this one (the `step` setting's
+range, 1…COUNT).
 """
 
 import dataclasses
+
+from app.views import registry
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -22,6 +30,18 @@ class Step:
     shows: tuple  # the views it shows (render.py's section ids without "view-"; "order", "editor")
     controls: tuple = ()  # the settings' controls in view beside them (app/views/controls.py)
     mode: str = "sentence"  # the mode it is about
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Path:
+    id: str  # its name in a link: path=<id>
+    steps: tuple  # its Steps, in order
+    strings: str = ""  # the prefix of its strings in app/i18n.py (default path_<id>_): <prefix>name,
+    # and <prefix><step id>_title, _text, _try, _answer for each step
+
+    @property
+    def prefix(self):
+        return self.strings or f"path_{self.id}_"
 
 
 STEPS = (
@@ -39,21 +59,44 @@ STEPS = (
     Step(id="hands-on", shows=("steps", "bars", "table", "heatmap"), controls=("mask", "self"), mode="matrix"),
 )
 COUNT = len(STEPS)
+DEFAULT = "formula"
+FORMULA = registry.add_path(Path(id=DEFAULT, steps=STEPS, strings="path_"))
 EXPLORER_CONTROLS = ("mask", "self")  # the explorer's settings in view (the others: "More settings")
 
 
-def step_of(number):
-    """Step `number` (1…COUNT), or None for the explorer (None)."""
-    return None if number is None else STEPS[number - 1]
+def path_of(name=None):
+    """The path called `name` (None: the formula's)."""
+    return FORMULA if name in (None, DEFAULT) else registry.paths()[name]
 
 
-def controls_in_view(number):
+def count(name=None):
+    """How many steps the path `name` has."""
+    return len(path_of(name).steps)
+
+
+def step_of(number, name=None):
+    """Step `number` (1…its count) of the path `name`, or None for the explorer (None)."""
+    return None if number is None else path_of(name).steps[number - 1]
+
+
+def step_key(number, key, name=None):
+    """The string key of step `number`'s `key` ("title", "text", "try", "answer")."""
+    return f"{path_of(name).prefix}{step_of(number, name).id}_{key}"
+
+
+def controls_in_view(number, name=None):
     """The controls shown beside the views at step `number` (None: the explorer)."""
-    step = step_of(number)
+    step = step_of(number, name)
     return EXPLORER_CONTROLS if step is None else step.controls
 
 
-def shows(number):
+def shows(number, name=None):
     """What #app's data-show says at step `number` (None: the explorer, which shows all)."""
-    step = step_of(number)
+    step = step_of(number, name)
     return None if step is None else " ".join(step.shows) or "cards"
+
+
+def on_step(view_id, number, name=None):
+    """Whether step `number` of the path `name` shows the view `view_id` (None: the explorer)."""
+    step = step_of(number, name)
+    return step is not None and view_id in step.shows

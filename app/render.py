@@ -7,30 +7,32 @@ functions pre-render the static page at build time (on CPython) and update it in
 browser, so what a student sees before and after Python starts is the same HTML.
 
 On the full page every view is visible; an embedded widget (html.embed) shows one view
-at a time, chosen with the view tabs (the `view` setting).
+at a time, chosen with the view tabs (the `view` setting). Which views a mode draws, in which
+order, and which follow the selected row, comes from their declarations
+(app/views/registry.py): nothing here names a view but the bars' and the table's changes in
+place.
 """
 
 from app import settings as schema
 from app.i18n import text
-from app.views.bars import announcement, bars_patch, render_bars
+from app.views.bars import announcement, bars_patch
 from app.views import matrix_mode
 from app.views import model as model_view
 from app.views.controls import render_about, render_controls, render_header, render_settings, render_share
 from app.views.editor import render_editor
-from app.views.heads import render_heads, render_multihead, render_multihead_about
-from app.views.layer2 import render_layer2
 from app.views.order import render_order
-from app.views.heatmap import heatmap_rows, render_heatmap
+from app.views.heatmap import heatmap_rows
 from app.views.html import esc
 from app.views.messages import render_messages
-from app.views.output import render_output
 from app.views.path import render_path
 from app.views.query import render_query, render_query_about
 from app.views.quiz import quiz_announcement, render_quiz
 from app.views.sentence import render_sentence
-from app.views.steps import render_table, table_patch
+from app.views.steps import table_patch
+from app.views import registry
 
-SMALL_GRID = 10  # words: a grid this narrow shares the width with the new card (style.css)
+registry.load()  # (every view module declares its views: the lists below are theirs)
+
 SATURATED = 0.99  # largest weight at or above this (with ≥ 2 candidates): saturated
 FLAT = 1.5  # largest weight at or below FLAT / candidates: flat
 
@@ -64,9 +66,9 @@ def view_tabs(view, lang, interactive=True):
 
 
 # The element each part of `render_row_views` fills: a word click redraws only these (the
-# disclosures of W_Q and W_O around them stay as the student left them).
-ROW_PARTS = {"query": "query-row", "bars": "view-bars", "table": "view-table", "output": "view-output",
-             "heads": "view-heads", "multi": "multi-row", "layer2": "view-layer2"}
+# disclosures of W_Q and W_O around them stay as the student left them): the views declared
+# with a row part (app/views/registry.py).
+ROW_PARTS = registry.row_parts()
 
 
 def query_section(row, tokens, lang, query_html=None):
@@ -80,21 +82,10 @@ def render_row_views(row, tokens, lang, skip=()):
     """The views that show the selected row: query, bars (with its explanation), steps,
     output, every head side by side and the multi-head output (matrix mode: bars and
     steps of the query row qi). `skip`: parts not to render (changed in place instead)."""
-    if row.record.head_records is None:
-        word = text(lang, "mm_row", i=row.focus + 1)
-        parts = {"bars": lambda: render_bars(row, tokens, lang, word),
-                 "table": lambda: render_table(row, tokens, lang, word)}
-    else:
-        parts = {
-            "query": lambda: render_query(row, tokens, lang),
-            "bars": lambda: render_bars(row, tokens, lang) + explain_html(row, tokens, lang),
-            "table": lambda: render_table(row, tokens, lang),
-            "output": lambda: render_output(row, tokens, lang),
-            "heads": lambda: render_heads(row.record, row.focus, tokens, lang),
-            "multi": lambda: render_multihead(row.record, row.focus, tokens, lang),
-            "layer2": lambda: render_layer2(row.record, row.focus, tokens, lang),
-        }
-    return {name: draw() for name, draw in parts.items() if name not in skip}
+    matrix = row.record.head_records is None
+    word = text(lang, "mm_row", i=row.focus + 1) if matrix else None
+    return {view.id: view.row(row, tokens, lang, word) for view in registry.views("matrix" if matrix else "sentence")
+            if view.row is not None and view.id not in skip}
 
 
 def explain_html(row, tokens, lang):
@@ -133,16 +124,10 @@ def heatmap_more(settings, tokens, record, start, stop, columns=None):
 def render_matrix_analysis(settings, tokens, record, row, interactive=True, grid_first=(0, 0)):
     """Matrix mode: every step as a matrix with its shape, the grid, the selected row's
     bars and steps table, and the compare field."""
-    lang = settings.lang
-    names = row_names(settings, tokens, record)
-    views = render_row_views(row, tokens, lang) if row is not None else {"bars": "", "table": ""}
-    return (
-        f'<section id="view-steps" class="mm-steps-section">{matrix_mode.render_steps(record, lang)}</section>'
-        f'<section id="view-bars" class="view result" data-view="bars">{views["bars"]}</section>'
-        f'<section id="view-table" class="view steps-section" data-view="table">{views["table"]}</section>'
-        f'<section id="view-heatmap" class="view heatmap-section" data-view="heatmap">'
-        f'{render_heatmap(record, tokens, settings.focus, lang, names, *grid_first)}</section>'
-    )
+    parts = render_row_views(row, tokens, settings.lang) if row is not None else {}
+    ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=row, parts=parts,
+                           grid_first=grid_first, interactive=interactive)
+    return registry.drawn(ctx, "matrix")
 
 
 def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, grid_first=(0, 0), later=()):
@@ -168,27 +153,17 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
                                            grid_first=grid_first)
     if settings.mode == "matrix":
         return render_matrix_analysis(settings, tokens, record, row, interactive, grid_first)
-    # (a small grid leaves room beside it on a wide screen: the new card goes there, style.css)
-    small = " small-grid" if record.n_k <= SMALL_GRID else ""
-    heatmap = (f'<section id="view-heatmap" class="view heatmap-section{small}" data-view="heatmap">'
-               f'{render_heatmap(record, tokens, settings.focus, lang, None, *grid_first)}</section>')
-    if row is None:
+    if row is None:  # (no word picked: the views that follow it wait; a prompt stands in their place)
+        ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=None, parts={},
+                               grid_first=grid_first, interactive=interactive)
         return (view_tabs(settings.view, lang, interactive)
-                + f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>' + heatmap)
-    views = render_row_views(row, tokens, lang, skip=later)
-    views.update(dict.fromkeys(later, ""))
-    return (
-        view_tabs(settings.view, lang, interactive)
-        + f'<section id="view-bars" class="view result" data-view="bars">{views["bars"]}</section>'
-        + query_section(row, tokens, lang, views["query"])
-        + f'<section id="view-table" class="view steps-section" data-view="table">{views["table"]}</section>'
-        + heatmap
-        + f'<section id="view-output" class="view output-section" data-view="output">{views["output"]}</section>'
-        + f'<section id="view-heads" class="heads-section">{views["heads"]}</section>'
-        + f'<section id="view-multi" class="multi-section"><div id="multi-row">{views["multi"]}</div>'
-        + render_multihead_about(record, lang) + '</section>'
-        + f'<section id="view-layer2" class="layer2-section">{views["layer2"]}</section>'
-    )
+                + f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>'
+                + registry.drawn(ctx, "sentence", following=False))
+    parts = render_row_views(row, tokens, lang, skip=later)
+    parts.update(dict.fromkeys(later, ""))
+    ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=row, parts=parts,
+                           grid_first=grid_first, interactive=interactive)
+    return view_tabs(settings.view, lang, interactive) + registry.drawn(ctx, "sentence")
 
 
 def announcement_of(settings, tokens, record, row, quiz=None):

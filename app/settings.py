@@ -24,11 +24,14 @@ import functools
 from app import attention, heads, i18n, matrices, model, path
 from app.lexicon import Token, lookup, tokenize
 from app.matrices import shortest
+from app.views import registry
 
 MAX_TOKENS = 60  # the most words (and punctuation marks) the page shows well, by default
 MAX_LIMIT = 500  # the most a link may ask for with ?limit= (long texts, benchmarks)
 CHARS_PER_TOKEN = 40  # text longer than limit × this is refused before it is even split
-VIEWS = ("bars", "table", "heatmap", "output")  # the views an embedded widget shows one at a time
+# The views an embedded widget shows one at a time: bars, table, heatmap, output, and any view
+# declared as a tab (app/views/registry.py).
+VIEWS = registry.TABS
 MODES = ("sentence", "matrix", "model")  # a sentence with its cards, Q, K, V typed in, or the trained
 # model on letters (docs/DESIGN.md; app/model.py)
 SEED_MAX = 999_999  # the random example's seed: 0…999999
@@ -302,7 +305,7 @@ def _take_mode(settings, mode, change):
     (its link could not say both)."""
     before = settings
     settings = switch_mode(settings, mode)
-    if settings.step is not None and path.step_of(settings.step).mode != mode:
+    if settings.step is not None and path.step_of(settings.step, settings.path).mode != mode:
         settings = settings.copy(step=None)
     _retokenize(before, settings, change)
     return settings
@@ -344,14 +347,28 @@ def _settle_cards(settings, given, change):
     return settings
 
 
+def _take_path(settings, name, change):
+    """Another guided path: a step past its end leaves for the explorer (a link's step follows)."""
+    settings = settings.copy(path=name)
+    if settings.step is not None and settings.step > path.count(name):
+        settings = settings.copy(step=None)
+    return settings
+
+
 def _take_step(settings, step, change):
-    """A step of the guided path (app/path.py), in the mode it is about; None: the explorer."""
-    after = switch_mode(settings.copy(step=step), settings.mode if step is None else path.step_of(step).mode)
+    """A step of the guided path (app/path.py), in the mode it is about; None: the explorer. (The
+    setting's range is the formula path's, the longest; a step past the end of the path chosen is
+    refused.) A step about the trained model stays a step (entering model mode otherwise leaves
+    the path, which is about the designed heads)."""
+    if step is not None and step > path.count(settings.path):
+        raise Bad()
+    mode = settings.mode if step is None else path.step_of(step, settings.path).mode
+    after = switch_mode(settings.copy(step=step), mode).copy(step=step)
     _retokenize(settings, after, change)
     return after
 
 
-# The order is the order fields apply in (docs/DESIGN.md: lang, mode, step, sentence, …, focus,
+# The order is the order fields apply in (docs/DESIGN.md: lang, mode, path, step, sentence, …, focus,
 # mask, self, scaled, temp, pos, view, quiz); `limit` comes before the sentence it limits.
 SCHEMA = (
     Setting(attr="lang",
@@ -373,6 +390,13 @@ SCHEMA = (
             example="matrix",
             url="mode", host="mode", control="mode", kind="choice", default="sentence",
             choices=MODES, clears=("focus",), redraw=("all",), take=_take_mode, settle=_settle_mode),
+    # Which guided path `step` walks (app/path.py): the formula's, or another declared as data.
+    Setting(attr="path",
+            help=("the guided path that `step` walks: formula (the formula one idea at a time); others are "
+                  "declared beside their views"),
+            example="formula",
+            url="path", host="path", control=None, kind="choice", default=path.DEFAULT,
+            choices=registry.PATH_IDS, redraw=("all",), take=_take_path),
     # The guided path (app/path.py): one step of the formula at a time; none: the explorer.
     Setting(attr="step",
             help=("the guided path's step, 1 to 12, the formula one idea at a time; none: the explorer, "
@@ -586,7 +610,7 @@ def _bad_note(setting, raw, why=None, settings=None):
     if setting.attr == "limit":
         return Note("link_limit_bad", value=raw, limit=MAX_LIMIT)
     if setting.note == "link_step_bad":
-        return Note(setting.note, value=raw, count=int(setting.high))
+        return Note(setting.note, value=raw, count=path.count(settings.path if settings is not None else None))
     if setting.note == "link_focus_bad" and settings is not None and settings.mode == "model":
         return Note("link_focus_bad_model", value=raw)  # (a position of the letters, not a word)
     if setting.note in ("link_lang_bad", "link_focus_bad"):
@@ -762,7 +786,7 @@ def host_update(settings, tokens, data, lexicons):
                 change.notes.append(bad.note)
                 settings = bad.keep or settings
             elif setting.falls_back:
-                change.notes.append(_bad_note(setting, str(value)[:40]))
+                change.notes.append(_bad_note(setting, str(value)[:40], settings=settings))
                 settings = setting.apply(settings, setting.default, change)
             else:
                 warnings.append(bad.note or f"attention:set: '{key}' must be {setting.host_type()}; ignored")

@@ -208,3 +208,15 @@ def test_a_runtime_that_brings_another_mjs_is_refused(tmp_path):
         with pytest.raises(SystemExit) as refused:
             build.vendor(root)
         assert said in str(refused.value) and not (root / "vendor").exists(), refused.value
+
+
+def test_the_views_css_in_the_stylesheet_is_the_registrys():
+    """The rules that hide what a step of a guided path does not show, and show an embedded
+    widget's tab, are those the view registry makes (run `make build` after declaring a view):
+    a view left out would show on every step."""
+    from app.views import registry
+    style, fresh = build.view_css()
+    assert style == fresh
+    for view in registry.views():
+        assert f'#app[data-show]:not([data-show~="{view.id}"]) {view.css}' in style
+    assert registry.with_css(style.replace('[data-show~="heads"]', '[data-show~="x"]', 1)) == style

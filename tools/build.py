@@ -2,7 +2,8 @@
 
     python3 -m tools.build vendor       copy PyScript and Pyodide from node_modules into vendor/
     python3 -m tools.build prerender    refresh the pre-rendered part of index.html (and its
-                                        runtime paths and preload list)
+                                        runtime paths and preload list), and the CSS made
+                                        from the view registry in static/style.css
     python3 -m tools.build check        exit 1 if the committed pre-render is stale
 
 The pre-render is the default example rendered by app/render.py itself, placed between
@@ -27,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app import contract, i18n, lexicon, render, settings as schema  # noqa: E402
+from app.views import registry  # noqa: E402
 from tools import early, runtime_names  # noqa: E402
 
 START, END = "<!-- prerender:start -->", "<!-- prerender:end -->"
@@ -50,6 +52,8 @@ OUTSIDE_THE_ARCHIVE = ("app/main.py", "app/__main__.py", "app/notebook.py", "app
 # which static/early.js fetches where the browser can unpack it (on a host that compresses
 # nothing, a tenth of the bytes).
 EARLY = ROOT / "static" / "early.json"
+# The stylesheet whose blocks between markers are made from the view registry (`view_css`).
+STYLE = ROOT / "static" / "style.css"
 # Files that name the versioned runtime folder (kept current by `prerender`).
 RUNTIME_REFS = ("pyscript.toml", "static/engine.js")
 
@@ -301,6 +305,13 @@ def stale_early(fresh=None):
     return wrong
 
 
+def view_css():
+    """(static/style.css as it is, as the view registry makes it): which views a step hides,
+    which an embedded widget's tab shows (app/views/registry.py's `css_blocks`)."""
+    style = STYLE.read_text(encoding="utf-8")
+    return style, registry.with_css(style)
+
+
 def make_early(fresh):
     EARLY.write_bytes(fresh)
     EARLY.with_name(EARLY.name + ".gz").write_bytes(gzip.compress(fresh, 9, mtime=0))
@@ -355,6 +366,13 @@ def main(argv=None):
     if missing:  # (checked first: the pre-render reads PyScript's files there)
         print("\n".join(missing))
         return 1
+    style, fresh_style = view_css()
+    if args.step == "check" and fresh_style != style:
+        print("static/style.css: the views' CSS is stale; run `make build`.")
+        return 1
+    if fresh_style != style:  # (first: index.html inlines it)
+        STYLE.write_text(fresh_style, encoding="utf-8")
+        print("static/style.css: the views' CSS written again.")
     index = ROOT / "index.html"
     page = index.read_text(encoding="utf-8")
     fresh_early = early.early_json(i18n.DEFAULT_LANG)  # (24 renders: made once)

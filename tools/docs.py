@@ -1,5 +1,6 @@
 """docs/parameters.md, written from the settings schema (app/settings.py): the URL parameters
-and the `attention:set` keys, what each does, its values, default and an example. `make build`
+and the `attention:set` keys, what each does, its values, default and an example; and from the
+view registry (app/views/registry.py): the views, where each shows, and the guided paths. `make build`
 writes it; tests/test_docs.py fails when the file and the schema drift apart.
 
     python -m tools.docs          write docs/parameters.md
@@ -9,7 +10,8 @@ writes it; tests/test_docs.py fails when the file and the schema drift apart.
 import sys
 from pathlib import Path
 
-from app import settings as schema
+from app import path, render, settings as schema  # noqa: F401 (render: every view declared)
+from app.views import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "docs" / "parameters.md"
@@ -58,6 +60,35 @@ def _values(setting):
     return _cell(f"{link}; host: {setting.host_type()}" if setting.host else link)
 
 
+VIEWS_HEAD = """
+## The views and the guided paths
+
+<!-- Written from the view registry (app/views/registry.py): each view is declared once, beside
+its render function; a path is data (app/path.py). -->
+
+Each view is a section of the page, `view-<id>`; a step of a guided path lists the views it
+shows (the others step aside), and an embedded widget's `view=` is one of the views marked as a
+tab. A path is named in a link by `path=` (default `formula`), its step by `step=`.
+
+| view | element | modes | explorer | `view=` tab | follows the selected row (element) | shown on steps |
+|---|---|---|---|---|---|---|
+"""
+
+
+def views_markdown():
+    """The views' table and the paths' steps, from the registry."""
+    rows = []
+    for view in registry.views():
+        steps = "; ".join(f"{way.id} " + ", ".join(str(n) for n, step in enumerate(way.steps, 1) if view.id in step.shows)
+                          for way in registry.paths().values() if any(view.id in step.shows for step in way.steps))
+        rows.append(f"| `{view.id}` | `{view.css}` | {', '.join(view.modes)} | {'yes' if view.explorer else 'no'} | "
+                    f"{'yes' if view.tab else '—'} | {f'`#{view.element}`' if view.row else '—'} | {steps or '—'} |")
+    paths = [f"- `path={way.id}`: {len(way.steps)} steps: "
+             + "; ".join(f"{n}. {step.id} ({', '.join(step.shows) or 'the cards'})" for n, step in enumerate(way.steps, 1))
+             for way in registry.paths().values()]
+    return VIEWS_HEAD + "\n".join(rows) + "\n\n" + "\n".join(paths) + "\n"
+
+
 def parameters_markdown():
     """The whole of docs/parameters.md."""
     rows = ["| link | host key | what it does | values | default | example |", "|---|---|---|---|---|---|"]
@@ -69,7 +100,8 @@ def parameters_markdown():
         rows.append(f"| `{s.url}` | {host} | {_cell(s.help)} | {_values(s)} | {default} | "
                     f"`?{s.url}={_cell(s.example)}` |")
     order = ", ".join(s.host for s in schema.SCHEMA if s.host)
-    return HEAD + "\n## The parameters\n\n" + "\n".join(rows) + "\n" + MESSAGES.replace("{order}", order)
+    return (HEAD + "\n## The parameters\n\n" + "\n".join(rows) + "\n" + MESSAGES.replace("{order}", order)
+            + views_markdown())
 
 
 def main(argv=None):

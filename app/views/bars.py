@@ -2,6 +2,7 @@
 
 from app.i18n import num, percent, text
 from app.views.html import esc
+from app.views import registry
 
 
 def bar_values(row, j, lang):
@@ -81,3 +82,17 @@ def announcement(row, tokens, lang, explanation="", top=5):
                      else ", ".join(item(j) for j in rest))
     said = text(lang, "announce_looks", word=tokens[row.focus].text, items=", ".join(items))
     return f"{said} {explanation}".strip()
+
+
+def _row_part(row, tokens, lang, word):
+    """The bars of the selected row; in sentence mode with the sentence that explains an empty,
+    one-candidate, saturated or flat row (app/render.py)."""
+    if word is not None:
+        return render_bars(row, tokens, lang, word)
+    from app.render import explain_html  # (app/render.py imports this module)
+    return render_bars(row, tokens, lang) + explain_html(row, tokens, lang)
+
+
+VIEW = registry.add(registry.View(
+    id="bars", place=20, modes=("sentence", "matrix"), tab=True, row=_row_part,
+    draw=lambda ctx: registry.section("bars", ctx.part("bars"), "result")))

@@ -171,7 +171,7 @@ def render_settings(settings, interactive=True):
         "pos": ("slope", slope_slider(settings.slope, lang, off)),
         "head": ("head", head_select(settings, lang, off) if not matrix else ""),
     }
-    in_view = path.controls_in_view(settings.step)
+    in_view = path.controls_in_view(settings.step, settings.path)
     # (open when a link set one of them: a student sees what the teacher changed)
     plain = schema.default_settings(lang)
     changed = any(getattr(settings, attr) != getattr(plain, attr)

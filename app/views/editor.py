@@ -16,6 +16,7 @@ shows the matrices (only the word-order swap, on its step of the path), it draws
 from app import heads, i18n
 from app.i18n import short, text
 from app.views.html import Column, esc, table
+from app.views import registry
 
 MATRICES = ("w_q", "w_k", "w_v")
 NAMES = {"w_q": "W_Q", "w_k": "W_K", "w_v": "W_V", "cards": "cards"}
@@ -73,3 +74,7 @@ def render_editor(settings, record, tokens, designed_cards, lang, live=True):
             + "".join(parts)
             + '<p id="edit-message" class="edit-message" role="alert"></p>'
             f'<button type="button" class="secondary" id="reset-edits">{esc(text(lang, "reset_edits"))}</button>')
+
+
+# Drawn in #editor (app/render.py's render_edits), beside the word-order swap: a step shows it by name.
+VIEW = registry.add(registry.View(id="editor", place=110, selector="#editor > :not(.order)"))

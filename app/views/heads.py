@@ -6,6 +6,7 @@ from app.contract import ALL_HEADS_MAX
 from app.i18n import num, percent, short, text
 from app.views.html import Column, esc, table, tag
 from app.views.query import vec
+from app.views import registry
 
 TOP = 5  # each head's card lists this many words at most (largest weights first)
 
@@ -92,3 +93,13 @@ def render_multihead_about(record, lang):
     return (f'<p class="note">{esc(text(lang, "multi_wo", h=h))}</p>'
             + render_w_o(heads.w_o(h), lang)
             + f'<p class="learned">{esc(text(lang, "multi_learned"))}</p>')
+
+
+HEADS = registry.add(registry.View(
+    id="heads", place=70, row=lambda row, tokens, lang, word: render_heads(row.record, row.focus, tokens, lang),
+    draw=lambda ctx: registry.section("heads", ctx.part("heads"), "heads-section", view=False)))
+MULTI = registry.add(registry.View(
+    id="multi", place=80, part="multi-row",
+    row=lambda row, tokens, lang, word: render_multihead(row.record, row.focus, tokens, lang),
+    draw=lambda ctx: registry.section("multi", f'<div id="multi-row">{ctx.part("multi")}</div>'
+                                      + render_multihead_about(ctx.record, ctx.lang), "multi-section", view=False)))

@@ -25,6 +25,7 @@ before and after the drawn ones, and each cell says its aria-colindex ("column 5
 
 from app.i18n import half_up, text
 from app.views.html import esc
+from app.views import registry
 
 WINDOW = 32  # rows of a long grid drawn at a time (its box shows about 14)
 COLUMNS = 40  # columns of a wide grid drawn at a time (its box shows about 21 at 1280 px, 6 at 360)
@@ -148,3 +149,27 @@ def render_heatmap(record, tokens, focus, lang, row_names=None, first=0, first_c
         f'<tbody>{body}</tbody></table></div>'
         f'<p class="heatmap-cost">{esc(cost_line(len(tokens), lang))}</p>'
     )
+
+
+SMALL_GRID = 10  # words: a grid this narrow shares the width with the new card (style.css)
+
+
+def _section(ctx):
+    """The grid of every row; in sentence mode a small one leaves room beside it on a wide screen
+    (the new card goes there, style.css); in matrix mode its rows are q1, q2, …; in model mode one
+    table per layer and head (app/views/model.py)."""
+    settings, record = ctx.settings, ctx.record
+    if settings.mode == "model":
+        from app.views.model import heads_section  # (it imports this module)
+        return heads_section(ctx)
+    if settings.mode == "matrix":
+        names = [text(ctx.lang, "mm_row", i=i + 1) for i in range(record.n_q)]
+        small = ""
+    else:
+        names, small = None, (" small-grid" if record.n_k <= SMALL_GRID else "")
+    return registry.section("heatmap", render_heatmap(record, ctx.tokens, settings.focus, ctx.lang, names,
+                                                      *ctx.grid_first), "heatmap-section" + small)
+
+
+VIEW = registry.add(registry.View(id="heatmap", place=50, modes=("sentence", "matrix", "model"), tab=True,
+                                  draw=_section))

@@ -6,6 +6,7 @@ from app.contract import ALL_HEADS_MAX, layer2_cards  # (a choice among numbers 
 from app.i18n import percent, text
 from app.views.html import Column, esc, table
 from app.views.query import vec
+from app.views import registry
 
 SHORT = 12  # sentences up to this many words show every word in the table
 TOP = 5  # longer ones: each layer's five favourites and the selected word
@@ -50,3 +51,8 @@ def render_layer2(record, i, tokens, lang):
             f'<p class="multi-shapes">{esc(text(lang, "l2_shapes", n=n, h=h, head=head))}</p>'
             f'<div class="table-wrap" role="region" tabindex="0" aria-label="{esc(text(lang, "l2_heading"))}">'
             + table(columns, rows, esc(text(lang, "l2_caption", word=word)), class_="layer2") + "</div>")
+
+
+VIEW = registry.add(registry.View(
+    id="layer2", place=90, row=lambda row, tokens, lang, word: render_layer2(row.record, row.focus, tokens, lang),
+    draw=lambda ctx: registry.section("layer2", ctx.part("layer2"), "layer2-section", view=False)))

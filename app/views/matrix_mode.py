@@ -4,6 +4,7 @@ shape, the mask as 0/−∞, and a field to compare the page's numbers with one'
 from app import matrices
 from app.i18n import num, text
 from app.views.html import Column, esc, table
+from app.views import registry
 
 DECIMALS = 3  # every matrix of the steps shows three decimals
 INPUTS = ("q", "k", "v")
@@ -158,3 +159,8 @@ def compare(record, typed, step, lang):
     view = matrix_view(marks, names, cols, text(lang, "cmp_caption", step=step_name), lang, klass="matrix compared",
                        shown=lambda r, c, x: f'<span class="cmp-{x[0]}">{esc(x[1])}</span>')
     return f'<p class="cmp-summary">{esc(summary)}</p>' + view
+
+
+VIEW = registry.add(registry.View(
+    id="steps", place=10, modes=("matrix",),
+    draw=lambda ctx: registry.section("steps", render_steps(ctx.record, ctx.lang), "mm-steps-section", view=False)))

@@ -11,6 +11,7 @@ from app import model
 from app.i18n import num, percent, text
 from app.views.heatmap import CELLS, row_start, whole_percent
 from app.views.html import esc
+from app.views import registry
 
 CURVE_W, CURVE_H = 640, 200  # the loss curve's drawing (SVG units)
 LEFT, RIGHT, TOP, BOTTOM = 44, 14, 30, 26  # its margins: tick labels left, the key above, steps below
@@ -263,28 +264,51 @@ def render_notes(record, lang):
 
 
 def render_model_analysis(settings, record, interactive=True):
-    """Everything model mode shows under the letters."""
+    """Everything model mode shows under the letters: the record's notes, then the views model
+    mode draws (app/views/registry.py: those below, the heads' tables, and any declared for it)."""
     lang = settings.lang
     if record is None:
         return f'<p class="note error" role="alert">{esc(text(lang, "model_unavailable"))}</p>'
-    config = model.config()
-    focus = settings.focus
-    off = "" if interactive is True else " disabled"
-    return (
-        render_notes(record, lang)
-        + f'<section id="view-model-intro" class="model-intro"><h2>{esc(text(lang, "model_heading"))}</h2>'
-        f'<p>{esc(text(lang, "model_intro", heads=config["n_heads"]))}</p></section>'
-        f'<section id="view-circuit" class="model-circuit">{render_circuit_section(record, focus, lang)}</section>'
-        f'<section id="view-heatmap" class="heatmap-section model-heads"><h2>{esc(text(lang, "model_heads_heading"))}</h2>'
-        f'<p class="heatmap-help">{esc(text(lang, "model_heads_help"))}</p>'
-        f'<div class="model-heads-grid">{render_heads(record, focus, lang)}</div></section>'
-        f'<section id="view-training" class="model-training">{render_training(config, record.step, lang)}</section>'
-        f'<section id="view-predictions" class="model-predictions">{render_predictions(record, focus, lang)}</section>'
-        f'<section id="view-model-about" class="model-about"><h2>{esc(text(lang, "model_about_heading"))}</h2>'
-        + "".join(f'<p>{esc(text(lang, key))}</p>' for key in (
-            "model_about_previous", "model_about_induction", "model_about_icl", "model_about_not"))
-        + f'<button type="button" class="secondary" id="model-back"{off}>{esc(text(lang, "model_back"))}</button>'
-        "</section>")
+    ctx = registry.Context(settings=settings, tokens=None, record=record, row=None, parts={}, interactive=interactive)
+    return render_notes(record, lang) + registry.drawn(ctx, "model")
+
+
+def heads_section(ctx):
+    """One attention table per layer and head (model mode's `heatmap` view, app/views/heatmap.py)."""
+    lang = ctx.lang
+    return (f'<section id="view-heatmap" class="heatmap-section model-heads"><h2>{esc(text(lang, "model_heads_heading"))}</h2>'
+            f'<p class="heatmap-help">{esc(text(lang, "model_heads_help"))}</p>'
+            f'<div class="model-heads-grid">{render_heads(ctx.record, ctx.settings.focus, lang)}</div></section>')
+
+
+def _about(ctx):
+    lang, off = ctx.lang, "" if ctx.interactive is True else " disabled"
+    return (f'<section id="view-model-about" class="model-about"><h2>{esc(text(lang, "model_about_heading"))}</h2>'
+            + "".join(f'<p>{esc(text(lang, key))}</p>' for key in (
+                "model_about_previous", "model_about_induction", "model_about_icl", "model_about_not"))
+            + f'<button type="button" class="secondary" id="model-back"{off}>{esc(text(lang, "model_back"))}</button>'
+            "</section>")
+
+
+# Model mode's views, around the heads' tables (place 50, app/views/heatmap.py).
+MODEL = ("model",)
+INTRO = registry.add(registry.View(
+    id="model-intro", place=46, modes=MODEL,
+    draw=lambda ctx: (f'<section id="view-model-intro" class="model-intro"><h2>{esc(text(ctx.lang, "model_heading"))}</h2>'
+                      f'<p>{esc(text(ctx.lang, "model_intro", heads=model.config()["n_heads"]))}</p></section>')))
+CIRCUIT = registry.add(registry.View(
+    id="circuit", place=47, modes=MODEL,
+    draw=lambda ctx: registry.section("circuit", render_circuit_section(ctx.record, ctx.settings.focus, ctx.lang),
+                                      "model-circuit", view=False)))
+TRAINING = registry.add(registry.View(
+    id="training", place=200, modes=MODEL,
+    draw=lambda ctx: registry.section("training", render_training(model.config(), ctx.record.step, ctx.lang),
+                                      "model-training", view=False)))
+PREDICTIONS = registry.add(registry.View(
+    id="predictions", place=210, modes=MODEL,
+    draw=lambda ctx: registry.section("predictions", render_predictions(ctx.record, ctx.settings.focus, ctx.lang),
+                                      "model-predictions", view=False)))
+ABOUT = registry.add(registry.View(id="model-about", place=220, modes=MODEL, draw=_about))
 
 
 def announcement(record, focus, lang):

@@ -2,6 +2,7 @@
 
 from app.i18n import text
 from app.views.html import esc
+from app.views import registry
 
 
 def render_order(tokens, lang, off=""):
@@ -19,3 +20,7 @@ def render_order(tokens, lang, off=""):
             f'<button type="button" class="secondary" id="swap"{off}>{esc(text(lang, "swap"))}</button></div>'
             f'<p id="order-result" class="order-result" role="status"></p>'
             f'<p class="note">{esc(text(lang, "pos_line"))}</p>')
+
+
+# Drawn with the editor (app/render.py's render_edits), outside the analysis: a step shows it by name.
+VIEW = registry.add(registry.View(id="order", place=100, selector="#editor > .order"))

@@ -5,6 +5,7 @@ from app.i18n import num, text
 from app.views.html import esc
 from app.views.sentence import render_card
 from app.views.query import vec
+from app.views import registry
 
 WEIGHT_DECIMALS = 3  # the steps table's weights: 0,424
 CARD_DECIMALS = 2  # cards show two decimals
@@ -49,3 +50,8 @@ def render_output(row, tokens, lang):
         + cards + note
         + f'<p class="output-meaning">{esc(text(lang, "output_meaning", word=word))}</p>'
     )
+
+
+VIEW = registry.add(registry.View(
+    id="output", place=60, tab=True, row=lambda row, tokens, lang, word: render_output(row, tokens, lang),
+    draw=lambda ctx: registry.section("output", ctx.part("output"), "output-section")))

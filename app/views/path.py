@@ -11,23 +11,24 @@ def render_path(settings, interactive=True):
     number = settings.step
     if number is None:
         return ""
-    lang, step = settings.lang, path.step_of(number)
+    lang, way = settings.lang, path.path_of(settings.path)
+    count = len(way.steps)
 
     def say(key, **params):
         return esc(text(lang, key, **params))
 
     def own(key):
-        return say(f"path_{step.id}_{key}")
+        return say(path.step_key(number, key, way.id))
 
     off = "" if interactive is True else " disabled"
-    first, last = (" disabled" if number == 1 else off), (" disabled" if number == path.COUNT else off)
+    first, last = (" disabled" if number == 1 else off), (" disabled" if number == count else off)
     return (
         f'<div class="path-bar" role="group" aria-label="{say("path_bar_aria")}">'
-        f'<span class="path-name">{say("path_name")}</span>'
+        f'<span class="path-name">{say(way.prefix + "name")}</span>'
         f'<button type="button" class="secondary" id="step-prev"{first}>'
         f'<span aria-hidden="true">← </span>{say("path_prev")}</button>'
-        f'<span class="path-progress"><span aria-hidden="true">{say("path_progress", n=number, count=path.COUNT)}'
-        f'</span><span class="sr-only">{say("path_progress_aria", n=number, count=path.COUNT)}</span></span>'
+        f'<span class="path-progress"><span aria-hidden="true">{say("path_progress", n=number, count=count)}'
+        f'</span><span class="sr-only">{say("path_progress_aria", n=number, count=count)}</span></span>'
         f'<button type="button" id="step-next"{last}>{say("path_next")}<span aria-hidden="true"> →</span></button>'
         f'<button type="button" class="secondary" id="step-exit"{off}>{say("path_exit")}</button></div>'
         f'<h2 id="path-title" tabindex="-1">{number}. {own("title")}</h2>'

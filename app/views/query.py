@@ -6,6 +6,7 @@ import functools
 from app import i18n
 from app.i18n import join_words, short, text
 from app.views.html import Column, esc, table, tag
+from app.views import registry
 
 
 def vec(values, lang):
@@ -55,3 +56,13 @@ def render_query(row, tokens, lang):
 def render_query_about(record, lang):
     """What stays while the student picks words: what K and V are, and W_Q."""
     return f'<p class="kv">{esc(text(lang, "keys_values"))}</p>' + render_w_q(record.w_q, lang)
+
+
+def _section(ctx):
+    from app.render import query_section  # (the quiz shows it alone too; app/render.py imports this module)
+    return query_section(ctx.row, ctx.tokens, ctx.lang, ctx.part("query"))
+
+
+VIEW = registry.add(registry.View(
+    id="query", place=30, row=lambda row, tokens, lang, word: render_query(row, tokens, lang), part="query-row",
+    draw=_section))

@@ -6,6 +6,7 @@ import functools
 from app.i18n import num, percent, short, text
 from app.views.html import Cell, Column, esc, table, table_rows
 from app.views.query import vec
+from app.views import registry
 
 COLUMNS = ("word", "card", "products", "dot", "logit", "exp", "weight", "percent")
 PERCENT_DECIMALS = 1  # the table's percentages: 42,4%
@@ -139,3 +140,8 @@ def table_patch(before, row, tokens, lang, word=None):
     if note:
         changes.append(("p.note.rounding", "", [note]))
     return changes
+
+
+VIEW = registry.add(registry.View(
+    id="table", place=40, modes=("sentence", "matrix"), tab=True, row=render_table,
+    draw=lambda ctx: registry.section("table", ctx.part("table"), "steps-section")))

@@ -8,30 +8,34 @@ import json
 import numpy as np
 import pytest
 
+from app import render  # noqa: F401 (every view declared)
 from app.i18n import STRINGS
+from app.views import registry
 from tests.e2e.conftest import (FRAME_POLL_MS, READY_TIMEOUT, get_state, new_context, open_host, open_page,
                                 wait_ready, wait_state)
 from tests.e2e.test_access import SHOTS, axe_violations
 from tests.reference import W_Q, attention_matrix, lexicon_cards, rule_percent
 
+# Every view, by its id, and the element a step hides when it does not show it (the registry's:
+# a view declared there is checked on every step).
+VIEWS = {view.id: view.css for view in registry.views()}
+EXPLORER = {view.id for view in registry.views("sentence") if view.explorer}
 # What each step shows besides the sentence, written out here (not read from app/path.py).
-VIEWS = ("view-query", "view-bars", "view-table", "view-heatmap", "view-output", "view-heads", "view-multi",
-         "view-layer2", "view-steps")
 SHOWN = {
-    1: (), 2: ("view-query",), 3: ("view-query", "view-table"), 4: ("view-table",),
-    5: ("view-bars", "view-table"), 6: ("view-bars", "view-heatmap"), 7: ("view-bars", "view-output"),
-    8: ("view-heatmap",), 9: ("view-heads", "view-multi"), 10: ("view-bars", "order"), 11: ("view-layer2",),
-    12: ("view-steps", "view-bars", "view-table", "view-heatmap"),
+    1: (), 2: ("query",), 3: ("query", "table"), 4: ("table",),
+    5: ("bars", "table"), 6: ("bars", "heatmap"), 7: ("bars", "output"),
+    8: ("heatmap",), 9: ("heads", "multi"), 10: ("bars", "order"), 11: ("layer2",),
+    12: ("steps", "bars", "table", "heatmap"),
 }
 COUNT = len(SHOWN)
 SHOT_STEPS = (1, 6, 12)
 
 
 def shown_views(page):
-    """The views on screen now (rendered with a box), of those the explorer shows all at once."""
-    return page.evaluate("""ids => ids.filter(id => {
-        const e = id === 'order' ? document.querySelector('#editor > .order') : document.getElementById(id);
-        return !!e && e.getClientRects().length > 0; })""", list(VIEWS) + ["order"])
+    """The views on screen now (rendered with a box), by id."""
+    return page.evaluate("""views => Object.keys(views).filter(id => {
+        const e = document.querySelector(views[id]);
+        return !!e && e.getClientRects().length > 0; })""", VIEWS)
 
 
 def at_step(page, n):
@@ -103,7 +107,7 @@ def test_the_step_bar_answers_the_keyboard_and_leads_back_to_the_explorer(walk):
     page.keyboard.press("Enter")
     state = at_step(page, None)
     assert state["step"] is None and page.locator("#path").inner_text() == ""
-    assert sorted(shown_views(page)) == sorted(set(VIEWS) - {"view-steps"} | {"order"})
+    assert sorted(shown_views(page)) == sorted(EXPLORER)
     assert page.evaluate("document.activeElement.id") == "step-start"
     page.wait_for_function("!new URLSearchParams(location.search).has('step')")  # (written just after)
     page.keyboard.press("Enter")
@@ -209,4 +213,29 @@ def test_a_step_link_shows_no_view_of_the_explorer_before_its_step_is_drawn(brow
         assert page.locator("label.word").first.is_visible()
         for view in ("#view-bars", "#view-heatmap", "#settings"):
             assert page.locator(view).is_visible() is not hidden, (query, view)
+    context.close()
+
+
+def test_the_made_css_hides_a_new_view_on_the_steps_that_do_not_name_it(browser, base_url):
+    """A view declared beside today's (made up here) gets its rules from the registry's CSS, as
+    `make build` writes them: in Chromium it shows in the explorer and on a step that names it,
+    steps aside on a step that does not, and shows on its tab of an embedded widget."""
+    from pathlib import Path
+    made = registry.View(id="made-up", place=65, tab=True, draw=lambda ctx: "")
+    style = (Path(__file__).resolve().parents[2] / "static" / "style.css").read_text(encoding="utf-8")
+    style = registry.with_css(style, registry.views() + (made,))
+    context = new_context(browser, base_url)
+    page = context.new_page()
+    page.set_content(f'<style>{style}</style><main id="app"><div class="analysis" data-view="bars">'
+                     '<section id="view-made-up" class="view" data-view="made-up">made up</section></div></main>')
+    shown = "document.getElementById('view-made-up').getClientRects().length > 0"
+    assert page.evaluate(shown)  # the explorer
+    page.evaluate("document.getElementById('app').setAttribute('data-show', 'bars made-up')")
+    assert page.evaluate(shown)
+    page.evaluate("document.getElementById('app').setAttribute('data-show', 'bars')")
+    assert not page.evaluate(shown)
+    page.evaluate("document.getElementById('app').removeAttribute('data-show'); document.documentElement.className = 'embed'")
+    assert not page.evaluate(shown)  # an embedded widget on its bars tab
+    page.evaluate("document.querySelector('.analysis').dataset.view = 'made-up'")
+    assert page.evaluate(shown)
     context.close()

@@ -1,0 +1,227 @@
+"""The views and the guided paths, each declared once: a view beside its render function (the
+module of app/views/ that draws it calls `add(View(...))`), a path as data (`add_path`,
+app/path.py for the formula's).
+
+Everything else follows from these lists: the analysis app/render.py assembles (the views of
+the mode, in their `place` order), the row parts a word click redraws (render.ROW_PARTS,
+app/row_parts.py), the `view` setting's choices (the tabs of an embedded widget), the `path`
+setting's, what each step shows (app/path.py), the CSS that hides what a step does not show and
+shows an embedded widget's tab (`css_blocks`, written into static/style.css by `make build`),
+and the list of views in docs/parameters.md (tools/docs.py).
+
+Every module of app/views/ is imported once the first time a list is asked for (`load`), so a
+new view is one new module there: nothing else names it. (Not at import time: a view module
+may import app/settings.py, whose choices come from here.)
+"""
+
+import dataclasses
+import importlib
+import os
+from collections.abc import Sequence
+
+from app import i18n
+
+LANGS = i18n.LANGS
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class View:
+    """One view. Its section on the page is `view-<id>`; `id` is also the name a step lists in
+    `shows`, #app's data-show, and (for a tab) the `view=` value of an embedded widget."""
+
+    id: str
+    place: int  # its order on the page among the views of its mode (smaller first)
+    modes: tuple = ("sentence",)  # the modes that draw it ("sentence", "matrix", "model")
+    tab: bool = False  # an embedded widget's `view=` choice (its tab says the string view_<id>)
+    explorer: bool = True  # the explorer shows it; False: only a step of a path that names it
+    # Whether it follows the selected row: `row(row, tokens, lang, word)` draws its row part (a
+    # word click redraws only that; `word`: matrix mode's name of the row, "q3", else None) into
+    # the element `part` (default: the section itself).
+    row: object = None
+    part: str = ""
+    # `draw(ctx)`: its whole section (a `Context`); None: drawn elsewhere (the editor's parts).
+    draw: object = None
+    selector: str = ""  # the element a step that does not show it hides (default: #view-<id>)
+    strings: dict = dataclasses.field(default_factory=dict)  # {"it": {key: text}, "en": {…}}, added to i18n
+
+    @property
+    def element(self):
+        return self.part or f"view-{self.id}"
+
+    @property
+    def css(self):
+        return self.selector or f"#view-{self.id}"
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Context:
+    """What a view draws from: the settings, the tokens, the attention record, the selected row
+    (or None), the row parts drawn already ({view id: HTML}), and where a long grid starts."""
+
+    settings: object
+    tokens: object
+    record: object
+    row: object
+    parts: dict
+    grid_first: tuple = (0, 0)
+    interactive: object = True
+
+    @property
+    def lang(self):
+        return self.settings.lang
+
+    def part(self, view_id):
+        return self.parts.get(view_id, "")
+
+
+def section(view_id, inner, css_class, view=True):
+    """A view's section: id view-<id>; `view` True: one of an embedded widget's tabs' kind (class
+    "view" and data-view, static/style.css shows it on its tab or on a step)."""
+    if not view:
+        return f'<section id="view-{view_id}" class="{css_class}">{inner}</section>'
+    return f'<section id="view-{view_id}" class="view {css_class}" data-view="{view_id}">{inner}</section>'
+
+
+_VIEWS = {}
+_PATHS = {}
+_loaded = []
+
+
+def add(view):
+    """Declare a view (once: a second view with the same id is a mistake)."""
+    if view.id in _VIEWS and _VIEWS[view.id] is not view:
+        raise ValueError(f"two views are called {view.id!r}")
+    add_strings(view.strings)
+    _VIEWS[view.id] = view
+    return view
+
+
+def add_strings(strings):
+    """Strings a view or a path brings ({"it": {key: text}, "en": {…}}), added to app/i18n.py's:
+    each key in both languages, and none that is there already."""
+    keys = set(strings.get(LANGS[0], {}))
+    for lang in LANGS:
+        if set(strings.get(lang, {})) != keys:
+            raise ValueError(f"strings {sorted(keys)}: not the same keys in {lang}")
+        taken = {key for key, value in strings.get(lang, {}).items() if i18n.STRINGS[lang].get(key, value) != value}
+        if taken:
+            raise ValueError(f"strings {sorted(taken)} are app/i18n.py's already")
+    for lang in LANGS:
+        i18n.STRINGS[lang].update(strings.get(lang, {}))
+
+
+def add_path(path):
+    """Declare a guided path (app/path.py's Path)."""
+    if path.id in _PATHS and _PATHS[path.id] is not path:
+        raise ValueError(f"two paths are called {path.id!r}")
+    _PATHS[path.id] = path
+    return path
+
+
+def load():
+    """Import every module of app/views/ once (each declares its views)."""
+    if _loaded:
+        return
+    _loaded.append(True)
+    folder = os.path.dirname(os.path.abspath(__file__))
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py") and not name.startswith("_"):
+            importlib.import_module(f"app.views.{name[:-3]}")
+    from app import path  # (the formula's path; it names views, so it is checked against them)
+    for way in _PATHS.values():
+        for step in way.steps:
+            unknown = set(step.shows) - set(_VIEWS)
+            if unknown:
+                raise ValueError(f"path {way.id!r}, step {step.id!r} shows no view called {sorted(unknown)}")
+        if len(way.steps) > path.COUNT:
+            raise ValueError(f"path {way.id!r}: at most {path.COUNT} steps (the `step` setting's range)")
+
+
+def views(mode=None):
+    """The views, in their page order (`mode`: those that mode draws)."""
+    load()
+    every = sorted(_VIEWS.values(), key=lambda v: v.place)
+    return tuple(v for v in every if mode is None or mode in v.modes)
+
+
+def view(view_id):
+    load()
+    return _VIEWS[view_id]
+
+
+def paths():
+    """The guided paths: {id: Path}, the formula's first."""
+    load()
+    return dict(_PATHS)
+
+
+def drawn(ctx, mode, following=True):
+    """The sections of the views `mode` draws, in their order: those the explorer shows, and on
+    a step of a guided path those it names (a view only a step shows is drawn there alone).
+    `following` False: only those that do not follow the selected row."""
+    from app import path
+    settings = ctx.settings
+    return "".join(view.draw(ctx) for view in views(mode)
+                   if view.draw is not None and (following or view.row is None)
+                   and (view.explorer or path.on_step(view.id, settings.step, settings.path)))
+
+
+def row_parts():
+    """{view id: the element its row part fills} for every view that follows the selected row."""
+    return {v.id: v.element for v in views() if v.row is not None}
+
+
+class Ids(Sequence):
+    """A tuple of names read from the registry when first used (a setting's choices are declared
+    before the views' modules can be imported)."""
+
+    def __init__(self, read):
+        self._read = read
+
+    def _ids(self):
+        return tuple(self._read())
+
+    def __getitem__(self, i):
+        return self._ids()[i]
+
+    def __len__(self):
+        return len(self._ids())
+
+    def __eq__(self, other):
+        return isinstance(other, Sequence) and not isinstance(other, str) and tuple(self) == tuple(other)
+
+    def __hash__(self):
+        return hash(self._ids())
+
+    def __repr__(self):
+        return repr(self._ids())
+
+
+TABS = Ids(lambda: (v.id for v in views() if v.tab))  # the `view` setting's choices
+PATH_IDS = Ids(lambda: paths())  # the `path` setting's choices
+
+# The CSS made from the lists, between markers in static/style.css (tools/build.py writes it).
+CSS_START, CSS_END = "/* made by `make build` from the view registry (app/views/registry.py): {} */", "/* end: {} */"
+
+
+def css_blocks(every=None):
+    """{name: CSS}: "tabs", an embedded widget's tab shows its view; "steps", a step of a path
+    hides every view it does not name (#app's data-show, app/path.py's `shows`). `every`: the
+    views (default: the registry's)."""
+    every = views() if every is None else every
+    tabs = ",\n".join(f'html.embed .analysis[data-view="{v.id}"] .view[data-view="{v.id}"]'
+                      for v in every if v.tab)
+    steps = ",\n".join(f'#app[data-show]:not([data-show~="{v.id}"]) {v.css}' for v in every)
+    return {"tabs": tabs + " { display: block; }", "steps": steps + " { display: none; }"}
+
+
+def with_css(style, every=None):
+    """static/style.css's text with each generated block (`css_blocks`) made current between its
+    markers (a missing marker is an error: the blocks' places in the cascade are chosen by hand)."""
+    for name, block in css_blocks(every).items():
+        start, end = CSS_START.format(name), CSS_END.format(name)
+        if style.count(start) != 1 or style.count(end) != 1:
+            raise ValueError(f"static/style.css needs one {start!r} and one {end!r}")
+        before, rest = style.split(start, 1)
+        style = before + start + "\n" + block + "\n" + end + rest.split(end, 1)[1]
+    return style
