@@ -1047,3 +1047,13 @@ STRINGS["it"]["about_model"] = ("Qui W_Q, W_K e W_V sono progettate a mano. Per 
                                 "c'è un piccolo transformer addestrato su lettere: guarda formarsi la sua testa di induzione.")
 STRINGS["en"]["about_model"] = ("Here W_Q, W_K and W_V are designed by hand. To see what a real model learns, there is a "
                                 "small transformer trained on letters: watch its induction head form.")
+
+# SCORM / graded exercise (lock=1, app/quiz.py; the package button, static/package.js)
+STRINGS["it"].update({
+    "exam_progress": "Domande: {tried} di {questions}.",
+    "exam_done": "Hai risposto a tutte le {questions} domande: l'esercizio è completo.",
+})
+STRINGS["en"].update({
+    "exam_progress": "Questions: {tried} of {questions}.",
+    "exam_done": "You have answered all {questions} questions: the exercise is complete.",
+})

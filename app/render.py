@@ -172,6 +172,8 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
     small = " small-grid" if record.n_k <= SMALL_GRID else ""
     heatmap = (f'<section id="view-heatmap" class="view heatmap-section{small}" data-view="heatmap">'
                f'{render_heatmap(record, tokens, settings.focus, lang, None, *grid_first)}</section>')
+    if settings.lock:  # a graded exercise: the grid holds every row's weights, guessed or not
+        heatmap = ""
     if row is None:
         return (view_tabs(settings.view, lang, interactive)
                 + f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>' + heatmap)
@@ -222,7 +224,7 @@ def render_app(settings, tokens, record, row, notes=(), problems=(), interactive
         f'<div id="analysis" class="analysis" data-view="{esc(settings.view)}">'
         f'{render_analysis(settings, tokens, record, row, interactive)}</div>'
         f'<section id="editor" class="editor">{render_edits(settings, tokens, record, interactive)}</section>'
-        f'<section id="share" class="share">{render_share(lang, interactive, settings.mode)}</section>'
+        f'<section id="share" class="share">{render_share(lang, interactive, settings.mode, settings.lock)}</section>'
         f'<section id="about" class="about">{render_about(lang, interactive, settings.mode)}</section>'
     )
 
@@ -251,6 +253,8 @@ def render_edits(settings, tokens, record, interactive=True, designed_cards=None
     if not has_editor(settings, record):
         return ""
     cards = designed_cards if designed_cards is not None else [t.card for t in tokens]
+    if settings.lock:  # a graded exercise: its cards and matrices to read, not to change
+        return render_editor(settings, record, tokens, cards, settings.lang, live=False) if matrices else ""
     order = f'<div class="order">{render_order(tokens, settings.lang)}</div>'
     return order + (render_editor(settings, record, tokens, cards, settings.lang, live=interactive is True)
                     if matrices else "")
