@@ -43,7 +43,8 @@ from app.views.controls import slope_value, temperature_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
 # The controls whose values the page's thread sends with every event (the only ones read by id).
-READ = ("sentence-input", "mm-q", "mm-k", "mm-v", "cmp-text", "cmp-step", "swap-a", "swap-b", "guess-pct")
+READ = ("sentence-input", "mm-q", "mm-k", "mm-v", "cmp-text", "cmp-step", "swap-a", "swap-b", "guess-pct",
+        "package-kind")
 # Sliders that follow live, and what they say (the training slider: app/views/model.py).
 # A graded exercise (the `lock` setting): the controls and host keys left open (a word, the view
 # tab: they show nothing not guessed yet), and the buttons that still act (links, the guess's).
@@ -460,6 +461,7 @@ class Page:
         "copy-embed": sharing.copy_embed,
         "copy-exercise": sharing.copy_exercise,
         "copy-exercise-embed": sharing.copy_exercise_embed,
+        "package-scorm": sharing.package,
         "export-csv": sharing.steps_csv,
         "export-matrix": sharing.matrix_csv,
         "export-png": lambda page: sharing.image(page, True),

@@ -19,7 +19,6 @@ import tempfile
 import zipfile
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
-from xml.sax.saxutils import quoteattr
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -76,6 +75,14 @@ def manifest(version, files, parameters, title=TITLE):
         f'    <resource identifier="sco" type="webcontent" {SCORM_TYPE[version]}="sco" href="{LAUNCH}">\n'
         f"{entries}\n    </resource>\n  </resources>\n</manifest>\n"
     )
+
+
+def quoteattr(text):
+    """An XML attribute's value in double quotes (static/package.js, attr: the same characters)."""
+    for char, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"), ("\n", "&#10;"),
+                         ("\r", "&#13;"), ("\t", "&#9;")):
+        text = text.replace(char, entity)
+    return f'"{text}"'
 
 
 def escape(text):

@@ -41,6 +41,7 @@ SHARE = (("copy-link", "copy_link"), ("copy-embed", "copy_embed"), ("export-csv"
          ("export-matrix", "export_matrix"), ("export-png", "export_png"), ("export-svg", "export_svg"),
          ("copy-exercise", "copy_exercise"), ("copy-exercise-embed", "copy_exercise_embed"))
 LOCKED_OUT = ("export-csv", "export-matrix", "export-png", "export-svg")  # not in a graded exercise
+# (nor the package button: package_controls)
 MODEL_SHARE = ("copy-link", "copy-embed")  # the trained model: its link (the exports are the designed heads')
 
 
@@ -51,10 +52,27 @@ def render_share(lang, interactive=True, mode="sentence", locked=False):
     buttons = "".join(
         f'<button type="button" class="secondary" id="{bid}"{off}>{esc(text(lang, key))}</button>'
         for bid, key in SHARE if (mode != "model" or bid in MODEL_SHARE) and not (locked and bid in LOCKED_OUT))
+    if mode != "model" and not locked:
+        buttons += package_controls(lang, off)
     return (f'<h2>{esc(text(lang, "share_heading"))}</h2><div class="share-buttons">{buttons}</div>'
             f'<label class="sr-only" for="share-text">{esc(text(lang, "share_text_label"))}</label>'
             '<textarea id="share-text" class="share-text" readonly rows="3" hidden></textarea>'
-            '<p id="share-status" class="share-status" role="status"></p>')
+            '<p id="share-status" class="share-status" role="status"></p>'
+            + (f'<progress id="package-progress" class="package-progress" max="100" value="0" hidden '
+               f'aria-label="{esc(text(lang, "package_progress"))}"></progress>' if mode != "model" and not locked else ""))
+
+
+PACKAGE_KINDS = ("1.2", "2004", "bundle")  # the package button's choices (static/package.js builds each)
+
+
+def package_controls(lang, off):
+    """The package button, next to the exercise's links: a SCORM package of the exercise on
+    screen (1.2 or 2004), or the page's plain folder, built by the browser (static/package.js)."""
+    options = "".join(f'<option value="{kind}">{esc(text(lang, "package_" + kind.replace(".", "")))}</option>'
+                      for kind in PACKAGE_KINDS)
+    return (f'<span class="package-choice"><label for="package-kind">{esc(text(lang, "package_kind"))}</label> '
+            f'<select id="package-kind"{off}>{options}</select></span>'
+            f'<button type="button" class="secondary" id="package-scorm"{off}>{esc(text(lang, "package_scorm"))}</button>')
 
 
 def switch(name, checked, lang, off):

@@ -233,3 +233,68 @@ def test_with_no_api_the_page_is_todays(platform):
     answer(sco, 5, right=True)
     assert errors == [] and sco.locator("#messages").text_content().strip() == ""
     page.close()
+
+
+@pytest.fixture(scope="module")
+def teacher(platform):
+    """The teacher's page: the package's files opened on their own (no lock), an exercise of two
+    questions set up by its link."""
+    place, launches, context = platform
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(place.url + "sco12/index.html?" + f"s={SENTENCE}&questions=2&focus=1".replace(" ", "+"))
+    wait_ready(page)
+    yield page
+    page.close()
+
+
+def download(page, kind, target):
+    """Choose `kind` and press the package button; the zip saved at `target`, and what the status says."""
+    page.select_option("#package-kind", kind)
+    with page.expect_download(timeout=60_000) as made:
+        page.click("#package-scorm")
+    made.value.save_as(target)
+    page.wait_for_function("document.getElementById('package-progress').hidden", timeout=60_000)
+    return page.locator("#share-status").text_content()
+
+
+def test_the_pages_button_builds_a_package_a_platform_grades(platform, teacher, tmp_path):
+    """The button, SCORM 1.2: a <progress> follows the files; the zip (read by Python's zipfile, CRC
+    checked) is a package of the exercise on screen; launched under scorm-again its two questions
+    are answered, and the platform holds 100 and completed."""
+    place, launches, context = platform
+    assert teacher.locator("#package-progress").get_attribute("aria-label") == "Preparazione del pacchetto"
+    said = download(teacher, "1.2", tmp_path / "button12.zip")
+    assert "attention-explorer-scorm12.zip" in said and "Pacchetto scaricato" in said
+    launch_address = place.unpack(tmp_path / "button12.zip", "button12", "1.2")
+    assert "questions=2" in launch_address and "lock=1" in launch_address and "quiz=1" in launch_address
+    with zipfile.ZipFile(tmp_path / "button12.zip") as z:
+        files = json.loads(z.read("files.json"))["files"]
+        assert sorted(set(z.namelist()) - {"imsmanifest.xml"}) == files
+        assert z.read("static/scorm.js") == (place.root / "sco12" / "static" / "scorm.js").read_bytes()
+    page = context.new_page()
+    page.goto(place.host("1.2", launch_address))
+    page.wait_for_function("document.getElementById('sco').contentDocument && "
+                           "document.getElementById('sco').contentDocument.documentElement.dataset.state === 'ready'",
+                           timeout=READY_TIMEOUT)
+    frame = page.frame(url=lambda url: "button12/index.html" in url)
+    answer(frame, 5, right=True)
+    held = cmi(page, "1.2")
+    assert held["core"]["score"]["raw"] == "100" and held["core"]["lesson_status"] == "incomplete"
+    answer(frame, 4, right=True)
+    held = cmi(page, "1.2")
+    assert held["core"]["score"]["raw"] == "100" and held["core"]["lesson_status"] == "completed"
+    page.close()
+    assert teacher.errors == []
+
+
+def test_the_same_button_downloads_the_plain_folder(teacher, tmp_path):
+    """"The page's folder" gives the bundle as `make bundle` zips it: every file of its list under
+    attention-explorer/, no manifest."""
+    said = download(teacher, "bundle", tmp_path / "bundle.zip")
+    assert "attention-explorer.zip" in said
+    with zipfile.ZipFile(tmp_path / "bundle.zip") as z:
+        assert z.testzip() is None
+        files = json.loads(z.read("attention-explorer/files.json"))["files"]
+        assert sorted(z.namelist()) == ["attention-explorer/" + name for name in files]
