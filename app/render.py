@@ -253,8 +253,8 @@ def render_edits(settings, tokens, record, interactive=True, designed_cards=None
     if not has_editor(settings, record):
         return ""
     cards = designed_cards if designed_cards is not None else [t.card for t in tokens]
-    if settings.lock:  # a graded exercise: its cards and matrices to read, not to change
-        return render_editor(settings, record, tokens, cards, settings.lang, live=False) if matrices else ""
+    if settings.lock:  # a graded exercise: nothing to edit (the cards are on the words, q under them)
+        return ""
     order = f'<div class="order">{render_order(tokens, settings.lang)}</div>'
     return order + (render_editor(settings, record, tokens, cards, settings.lang, live=interactive is True)
                     if matrices else "")

@@ -298,3 +298,25 @@ def test_the_same_button_downloads_the_plain_folder(teacher, tmp_path):
         assert z.testzip() is None
         files = json.loads(z.read("attention-explorer/files.json"))["files"]
         assert sorted(z.namelist()) == ["attention-explorer/" + name for name in files]
+
+
+def test_axe_finds_nothing_in_a_graded_exercise_or_the_package_controls(platform, teacher):
+    """axe-core (WCAG 2.0/2.1 A and AA) on a locked exercise before and after a guess, and on the
+    teacher's page with the package choice and its progress bar shown, in English too."""
+    from tests.e2e.test_access import axe_violations
+    place, launches, context = platform
+    page = context.new_page()
+    page.goto(place.url + launches["1.2"] + "&focus=5")
+    wait_ready(page)
+    assert axe_violations(page) == [], "locked, before the guess"
+    answer(page, 5, right=False)
+    assert axe_violations(page) == [], "locked, after the guess"
+    page.close()
+    teacher.evaluate("document.getElementById('package-progress').hidden = false")
+    assert axe_violations(teacher) == [], "package controls"
+    teacher.locator('input[name="lang"][value="en"]').check()
+    teacher.wait_for_function("document.documentElement.lang === 'en'")
+    assert teacher.locator("#package-scorm").text_content() == "Download SCORM package"
+    teacher.evaluate("document.getElementById('package-progress').hidden = false")
+    assert axe_violations(teacher) == [], "package controls, English"
+    teacher.evaluate("document.getElementById('package-progress').hidden = true")
