@@ -71,7 +71,7 @@ def package(page):
     settings, guess first on and lock=1: the launch's parameters), or the page's plain folder
     (static/package.js, through static/page.js's helper `package`)."""
     from app.views.controls import PACKAGE_KINDS
-    if page.settings.mode == "model" or page.settings.lock:
+    if page.settings.mode != "sentence" or page.settings.lock:
         return
     kind = page.region("package-kind").value
     kind = kind if kind in PACKAGE_KINDS else PACKAGE_KINDS[0]

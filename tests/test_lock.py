@@ -205,3 +205,23 @@ def test_the_score_line_says_how_far_the_exercise_is():
         graded.pick(word)
         graded.guess(next(i for i, r in enumerate(graded.state()["rows"]) if r["candidate"]))
     assert "Hai risposto a tutte le 3 domande" in graded.html("analysis")
+
+
+def test_the_package_button_packs_the_exercise_on_screen_locked():
+    """The package button (sentence mode only, never in a locked exercise) asks the page's thread
+    for a zip of the exercise on screen: its sentence and switches, guess first on and lock=1."""
+    teacher = Graded([("s", "Il cane guarda la palla"), ("mask", "1"), ("questions", "4")])
+    assert 'id="package-scorm"' in teacher.html("share") and 'id="package-progress"' in teacher.html("share")
+    ops = teacher.send("click", target={"id": "package-scorm", "className": "secondary"},
+                       values={"package-kind": "2004"})
+    call = next(op for op in ops if op[:2] == ["helper", "package"])
+    kind, parameters = call[2][0], call[2][1]
+    settings, notes = schema.parse_params(parameters, Lexicons())
+    assert kind == "2004" and notes == []
+    assert (settings.sentence, settings.mask, settings.questions, settings.quiz, settings.lock) == \
+        ("Il cane guarda la palla", True, 4, True, True)
+    assert 'id="package-scorm"' not in Graded().html("share")
+    matrix = Graded([("mode", "matrix")])
+    assert 'id="package-scorm"' not in matrix.html("share")
+    assert not any(op[:2] == ["helper", "package"] for op in matrix.send(
+        "click", target={"id": "package-scorm", "className": "secondary"}, values={"package-kind": "1.2"}))

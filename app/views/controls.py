@@ -52,14 +52,15 @@ def render_share(lang, interactive=True, mode="sentence", locked=False):
     buttons = "".join(
         f'<button type="button" class="secondary" id="{bid}"{off}>{esc(text(lang, key))}</button>'
         for bid, key in SHARE if (mode != "model" or bid in MODEL_SHARE) and not (locked and bid in LOCKED_OUT))
-    if mode != "model" and not locked:
+    packaged = mode == "sentence" and not locked  # (a package is a sentence's graded exercise)
+    if packaged:
         buttons += package_controls(lang, off)
     return (f'<h2>{esc(text(lang, "share_heading"))}</h2><div class="share-buttons">{buttons}</div>'
             f'<label class="sr-only" for="share-text">{esc(text(lang, "share_text_label"))}</label>'
             '<textarea id="share-text" class="share-text" readonly rows="3" hidden></textarea>'
             '<p id="share-status" class="share-status" role="status"></p>'
             + (f'<progress id="package-progress" class="package-progress" max="100" value="0" hidden '
-               f'aria-label="{esc(text(lang, "package_progress"))}"></progress>' if mode != "model" and not locked else ""))
+               f'aria-label="{esc(text(lang, "package_progress"))}"></progress>' if packaged else ""))
 
 
 PACKAGE_KINDS = ("1.2", "2004", "bundle")  # the package button's choices (static/package.js builds each)
