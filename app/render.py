@@ -52,13 +52,14 @@ def explain(row, tokens, lang):
     return ""
 
 
-def view_tabs(view, lang, interactive=True):
-    """The view choice of an embedded widget: native radio buttons styled as tabs."""
+def view_tabs(view, lang, interactive=True, locked=False):
+    """The view choice of an embedded widget: native radio buttons styled as tabs (`locked`, a
+    graded exercise: no heatmap tab, whose grid it never shows)."""
     off = "" if interactive else " disabled"
     items = "".join(
         f'<label class="view-tab"><input type="radio" name="view" value="{v}"'
         f'{" checked" if v == view else ""}{off}> {esc(text(lang, "view_" + v))}</label>'
-        for v in schema.VIEWS)
+        for v in schema.VIEWS if not (locked and v == "heatmap"))
     return (f'<fieldset class="view-tabs"><legend class="sr-only">{esc(text(lang, "view_legend"))}</legend>'
             f'{items}</fieldset>')
 
@@ -175,12 +176,12 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
     if settings.lock:  # a graded exercise: the grid holds every row's weights, guessed or not
         heatmap = ""
     if row is None:
-        return (view_tabs(settings.view, lang, interactive)
+        return (view_tabs(settings.view, lang, interactive, settings.lock)
                 + f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>' + heatmap)
     views = render_row_views(row, tokens, lang, skip=later)
     views.update(dict.fromkeys(later, ""))
     return (
-        view_tabs(settings.view, lang, interactive)
+        view_tabs(settings.view, lang, interactive, settings.lock)
         + f'<section id="view-bars" class="view result" data-view="bars">{views["bars"]}</section>'
         + query_section(row, tokens, lang, views["query"])
         + f'<section id="view-table" class="view steps-section" data-view="table">{views["table"]}</section>'

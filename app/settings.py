@@ -371,7 +371,8 @@ def _take_lock(settings, lock, change):
         before = settings
         settings = switch_mode(settings, "sentence")
         _retokenize(before, settings, change)
-    return settings.copy(lock=True, quiz=True, step=None)
+    view = "bars" if settings.view == "heatmap" else settings.view  # (no grid in a graded exercise)
+    return settings.copy(lock=True, quiz=True, step=None, view=view)
 
 
 # The order is the order fields apply in (docs/DESIGN.md: lang, mode, step, sentence, …, focus,

@@ -225,3 +225,13 @@ def test_the_package_button_packs_the_exercise_on_screen_locked():
     assert 'id="package-scorm"' not in matrix.html("share")
     assert not any(op[:2] == ["helper", "package"] for op in matrix.send(
         "click", target={"id": "package-scorm", "className": "secondary"}, values={"package-kind": "1.2"}))
+
+
+def test_an_embedded_graded_exercise_offers_no_heatmap_tab():
+    """embed=1 with lock=1: the view tabs leave out the heatmap, and a link's view=heatmap opens
+    the bars."""
+    graded = Graded(EXERCISE + [("embed", "1"), ("view", "heatmap")])
+    assert graded.page.settings.view == "bars"
+    graded.guess(1)
+    analysis = graded.html("analysis")
+    assert 'value="bars"' in analysis and 'value="heatmap"' not in analysis
