@@ -77,7 +77,8 @@ class Platform:
                          f"width=\"1000\" height=\"900\" src=' + {json.dumps(json.dumps(launch))} + '></iframe>');")
         html = (f'<!doctype html><meta charset="utf-8"><title>platform</title><body><script src="lms/{script}"></script>'
                 f"<script>window.{global_name} = new {constructor}({{logLevel: 5}});"
-                f"window.lms = window.{global_name};"
+                f"window.lms = window.{global_name}; window.commits = 0;"
+                f"window.lms.on({json.dumps('LMSCommit' if version == '1.2' else 'Commit')}, () => window.commits++);"
                 + (f"window.lms.loadFromJSON({json.dumps(kept)});" if kept else "")
                 + ("</script><button id=\"go\" onclick=\"" + launcher.replace('"', "&quot;") + "\">go</button>" if popup
                    else launcher + "</script>"))
@@ -169,6 +170,7 @@ def test_the_platform_holds_the_score_and_a_second_launch_resumes_it(platform, v
         assert held["score"]["raw"] == "50" and held["score"]["scaled"] == "0.5"
         assert held["completion_status"] == "incomplete"
     assert page.evaluate("window.lms.isInitialized()")
+    assert page.evaluate("window.commits") == 3  # (one at the start, one after each answer)
     kept = finish(page)
     suspend = json.loads(kept["suspend_data"])
     assert len(kept["suspend_data"]) <= 4096 and (suspend["r"], suspend["t"]) == (1, 2)
@@ -308,6 +310,7 @@ def test_axe_finds_nothing_in_a_graded_exercise_or_the_package_controls(platform
     page = context.new_page()
     page.goto(place.url + launches["1.2"] + "&focus=5")
     wait_ready(page)
+    assert page.evaluate("!document.querySelector('script[src$=\"scorm.js\"]')")  # (not framed: not loaded)
     assert axe_violations(page) == [], "locked, before the guess"
     answer(page, 5, right=False)
     assert axe_violations(page) == [], "locked, after the guess"
