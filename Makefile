@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
 
-.PHONY: serve test unit test-random bench setup build bundle clean python-version lexicon lexicon-eval model model-check
+.PHONY: serve test unit test-random bench setup build bundle clean python-version lexicon lexicon-eval model model-check scorm
 
 serve: build
 	$(PYTHON) -m tools.serve --port $(PORT)
@@ -47,6 +47,13 @@ build: vendor/.stamp
 bundle: vendor/.stamp
 	@$(PYTHON) -m tools.build check || { echo "make bundle: not bundling a stale page; run \`make build\` first." >&2; exit 1; }
 	$(PYTHON) -m tools.bundle
+
+# The SCORM packages, dist/attention-explorer-scorm12.zip and dist/attention-explorer-scorm2004.zip:
+# the bundle plus imsmanifest.xml, launched with guess first on and lock=1 (EXERCISE='s=…&questions=3'
+# sets the exercise; docs/teachers.en.md). Refused, like `make bundle`, while the page is stale.
+scorm: vendor/.stamp
+	@$(PYTHON) -m tools.build check || { echo "make scorm: not packaging a stale page; run \`make build\` first." >&2; exit 1; }
+	$(PYTHON) -m tools.scorm $(if $(EXERCISE),--exercise '$(EXERCISE)')
 
 # Regenerate lexicon/gpl/it.txt and lexicon/cc-by-sa/en.txt from the lexical resources (requirements-lexicon.txt)
 # (Debian packages and PyPI; only needed to regenerate: the files are committed).

@@ -166,9 +166,15 @@ def row_fields(settings, tokens, record, quiz=None):
             and settings.focus < record.n_q else None
         return {"focus": focus, "query": None, "rows": [], "quiz": None}
     row = selected_row(settings, record)
+    quiz = quiz or Session()
+    if settings.lock:
+        quiz.lock(settings.questions)
     if row is None:
         rows = [{"index": j, "candidate": False, "dot": None, "logit": None, "weight": 0.0,
                  "percent": None} for j in range(len(tokens))]
+    elif settings.lock and not quiz.revealed(row):  # a graded exercise: no weight before the guess
+        rows = [{"index": j, "candidate": row.candidates[j], "dot": None, "logit": None, "weight": None,
+                 "percent": None} for j in range(row.n)]
     else:
         rows = [{"index": j, "candidate": row.candidates[j], "dot": row.dots[j],
                  "logit": row.logits[j], "weight": row.weights[j],
@@ -177,7 +183,16 @@ def row_fields(settings, tokens, record, quiz=None):
     return {"focus": None if row is None else row.focus,
             "query": None if row is None else list(row.query),
             "rows": rows,
-            "quiz": (quiz or Session()).field(row) if settings.quiz else None}
+            "quiz": quiz_field(settings, quiz, row) if settings.quiz else None}
+
+
+def quiz_field(settings, quiz, row):
+    """The state's `quiz` (app/quiz.py, Session.field); a graded exercise's also says it is
+    locked and how many questions it asks (static/scorm.js reports from it)."""
+    field = quiz.field(row)
+    if settings.lock:
+        field.update(locked=True, questions=settings.questions)
+    return field
 
 
 def build_state(settings, tokens, record, quiz=None):
@@ -202,7 +217,7 @@ def build_state(settings, tokens, record, quiz=None):
         "query": chosen["query"],
         "rows": chosen["rows"],
         "quiz": chosen["quiz"],
-        "matrix": _matrix(record),
+        "matrix": None if settings.lock else _matrix(record),  # (a graded exercise: every row's weights)
         # contract version 2: heads and W_O (app/heads.py)
         "heads": _heads(settings),
         "w_o": heads.w_o(),

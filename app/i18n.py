@@ -1047,3 +1047,33 @@ STRINGS["it"]["about_model"] = ("Qui W_Q, W_K e W_V sono progettate a mano. Per 
                                 "c'è un piccolo transformer addestrato su lettere: guarda formarsi la sua testa di induzione.")
 STRINGS["en"]["about_model"] = ("Here W_Q, W_K and W_V are designed by hand. To see what a real model learns, there is a "
                                 "small transformer trained on letters: watch its induction head form.")
+
+# SCORM / graded exercise (lock=1, app/quiz.py; the package button, static/package.js)
+STRINGS["it"].update({
+    "exam_progress": "Domande: {tried} di {questions}.",
+    "exam_done": "Hai risposto a tutte le {questions} domande: l'esercizio è completo.",
+    "package_scorm": "Scarica pacchetto SCORM",
+    "package_kind": "Pacchetto",
+    "package_12": "SCORM 1.2 (Moodle, Canvas, Blackboard)",
+    "package_2004": "SCORM 2004, 4ª edizione",
+    "package_bundle": "La cartella della pagina, senza voto (zip)",
+    "package_progress": "Preparazione del pacchetto",
+    "package_building": "Preparo il pacchetto dai file della pagina: {pct}…",
+    "package_done": "Pacchetto scaricato: {file} ({size} MB). Caricalo come attività SCORM: l'esercizio è quello sullo schermo, con «Prima indovina» bloccato.",
+    "package_bundle_done": "Cartella scaricata: {file} ({size} MB). Decomprimila su un sito o in una cartella del corso.",
+    "package_failed": "Non sono riuscito a preparare il pacchetto ({why}). Il pulsante funziona da una copia della pagina fatta con «make bundle», pubblicata su un sito o in un corso.",
+})
+STRINGS["en"].update({
+    "exam_progress": "Questions: {tried} of {questions}.",
+    "exam_done": "You have answered all {questions} questions: the exercise is complete.",
+    "package_scorm": "Download SCORM package",
+    "package_kind": "Package",
+    "package_12": "SCORM 1.2 (Moodle, Canvas, Blackboard)",
+    "package_2004": "SCORM 2004, 4th edition",
+    "package_bundle": "The page's folder, ungraded (zip)",
+    "package_progress": "Building the package",
+    "package_building": "Building the package from the page's files: {pct}…",
+    "package_done": "Package downloaded: {file} ({size} MB). Upload it as a SCORM activity: the exercise is the one on screen, with “Guess first” locked.",
+    "package_bundle_done": "Folder downloaded: {file} ({size} MB). Unzip it on a web host or into a course folder.",
+    "package_failed": "The package could not be built ({why}). The button works from a copy of the page made with “make bundle”, published on a web host or in a course.",
+})

@@ -43,8 +43,13 @@ from app.views.controls import slope_value, temperature_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
 # The controls whose values the page's thread sends with every event (the only ones read by id).
-READ = ("sentence-input", "mm-q", "mm-k", "mm-v", "cmp-text", "cmp-step", "swap-a", "swap-b", "guess-pct")
+READ = ("sentence-input", "mm-q", "mm-k", "mm-v", "cmp-text", "cmp-step", "swap-a", "swap-b", "guess-pct",
+        "package-kind")
 # Sliders that follow live, and what they say (the training slider: app/views/model.py).
+# A graded exercise (the `lock` setting): the controls and host keys left open (a word, the view
+# tab: they show nothing not guessed yet), and the buttons that still act (links, the guess's).
+LOCK_OPEN = ("focus", "view", "word")
+LOCK_CLICKS = ("copy-link", "copy-embed", "copy-exercise", "copy-exercise-embed", "next-word")
 SLIDERS = {"temp": temperature_value, "pos": slope_value, "checkpoint": model_view.checkpoint_value}
 
 
@@ -117,6 +122,8 @@ class Page:
         """Compute the record for `settings` and redraw the named regions ("all", "sentence",
         "editor") and the analysis. `tokens`: the sentence's, with the lexicon's cards."""
         self.settings, self.lexicon_tokens = settings, tokens
+        if settings.lock:  # a graded exercise: answered questions stay answered
+            self.quiz.lock(settings.questions)
         record = self.record = contract.compute(settings, tokens)
         self.row = contract.selected_row(settings, record)
         tokens = self.tokens = contract.shown_tokens(settings, tokens, record)
@@ -127,7 +134,7 @@ class Page:
             region("header").innerHTML = render.render_header(lang)
             region("controls").innerHTML = render.render_controls(settings)
             region("settings").innerHTML = render.render_settings(settings)
-            region("share").innerHTML = render.render_share(lang, True, settings.mode)
+            region("share").innerHTML = render.render_share(lang, True, settings.mode, settings.lock)
             region("about").innerHTML = render.render_about(lang, True, settings.mode)
             region("path").innerHTML = render.render_path(settings)
             shows = path.shows(settings.step, settings.path)  # (a step hides what it does not add: style.css)
@@ -374,11 +381,13 @@ class Page:
     def on_change(self, event):
         target = event.target
         special = self.CHANGES.get(target.name)
+        if special is not None and self.settings.lock and target.name not in LOCK_OPEN:
+            return  # (a graded exercise: the example, the language and the cells stay)
         if special is not None:
             special(self, target)
             return
         setting = schema.BY_CONTROL.get(target.name)
-        if setting is None:
+        if setting is None or self.settings.lock and setting.attr not in LOCK_OPEN:
             return
         try:
             value = setting.from_control(target)
@@ -390,7 +399,7 @@ class Page:
     def on_input(self, event):
         """A slider follows live (the temperature: bars, heatmap and table)."""
         target = event.target
-        if target.name in SLIDERS:
+        if target.name in SLIDERS and not self.settings.lock:
             setting = schema.BY_CONTROL[target.name]
             value = setting.from_control(target)
             said = SLIDERS[target.name](value, self.settings.lang)
@@ -403,12 +412,14 @@ class Page:
         """Enter commits a matrix cell and Escape cancels it (static/page.js sends only these:
         Enter on a switch it toggles itself)."""
         target = event.target
-        if target.name == "cell" and event.key in ("Enter", "Escape"):
+        if target.name == "cell" and event.key in ("Enter", "Escape") and not self.settings.lock:
             (editing.commit_cell if event.key == "Enter" else editing.cancel_cell)(self, target)
 
     def on_submit(self, event):
         if event.target.id == "guess-form":
             guessing.take_guess(self)
+        elif self.settings.lock:  # (a graded exercise: its sentence stays)
+            return
         elif self.show_sentence(self.region("sentence-input").value):
             self.document.querySelector('input[name="word"]').focus()
 
@@ -452,6 +463,7 @@ class Page:
         "copy-embed": sharing.copy_embed,
         "copy-exercise": sharing.copy_exercise,
         "copy-exercise-embed": sharing.copy_exercise_embed,
+        "package-scorm": sharing.package,
         "export-csv": sharing.steps_csv,
         "export-matrix": sharing.matrix_csv,
         "export-png": lambda page: sharing.image(page, True),
@@ -472,6 +484,8 @@ class Page:
         """A button (static/page.js sends the button clicked, as the target)."""
         button = event.target
         action = self.CLICKS.get(button.id)
+        if action is not None and self.settings.lock and button.id not in LOCK_CLICKS:
+            return  # (a graded exercise: nothing that changes it, resets its score or shows weights)
         if action is not None:
             action(self)
         elif "row-pick" in button.className.split():  # a heatmap row header (model mode: of one head)
@@ -481,6 +495,11 @@ class Page:
 
     def apply_host_message(self, data):
         """Apply an attention:set message (static/page.js checked it comes from our parent)."""
+        if self.settings.lock and isinstance(data, dict):  # a graded exercise: only what it leaves open
+            for key in [k for k in data if k != "type" and k not in LOCK_OPEN]:
+                self.screen.add(["console", "warn", f"attention:set: {str(key)[:40]!r} is fixed in a graded exercise;"
+                                 " ignored"])
+                del data[key]
         settings, tokens, warnings, notes = schema.host_update(self.settings, self.lexicon_tokens, data,
                                                                self.lexicons)
         for warning in warnings:
@@ -537,6 +556,9 @@ class Page:
         settings, notes = schema.parse_params(params, self.lexicons)
         tokens, _ = schema.sentence_tokens(settings, settings.sentence, self.lexicons)
         record = contract.compute(settings, tokens)
+        resumed = message.get("resume")  # (a graded exercise resumed: static/scorm.js)
+        if settings.lock and isinstance(resumed, dict):
+            self.quiz.restore(resumed, record)
         shown = contract.shown_tokens(settings, tokens, record)
         payload = contract.state_json(contract.build_state(settings, shown, record))
         early = message.get("early")

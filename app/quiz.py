@@ -50,10 +50,15 @@ class Session:
     keeps the reveal). `right`/`tried`: the score.
     """
 
-    __slots__ = ("guess", "pct", "asked", "answer", "right", "tried")
+    __slots__ = ("guess", "pct", "asked", "answer", "right", "tried", "kept", "questions")
 
     def __init__(self):
         self.right = self.tried = 0
+        # A graded exercise (`lock`) keeps each answered question answered: {question: (guess,
+        # pct, winners)}; coming back to a word shows its answer, and it is not asked again.
+        # None: an exercise link's quiz, which asks again (practice).
+        self.kept = None
+        self.questions = None  # a graded exercise: the questions it asks (the `questions` setting)
         self.new_question()
 
     def new_question(self):
@@ -75,6 +80,8 @@ class Session:
         self.tried += 1
         correct = guess in self.answer
         self.right += correct
+        if self.kept is not None:
+            self.kept[self.asked] = (guess, pct, self.answer)
         return correct
 
     def follow(self, row):
@@ -83,10 +90,53 @@ class Session:
         if self.guess is not None and (row is None or question(row) != self.asked
                                        or winners(row) != self.answer):
             self.new_question()
+        if self.kept is not None and self.guess is None and row is not None:
+            kept = self.kept.get(question(row))
+            if kept is not None and winners(row) == kept[2]:
+                self.guess, self.pct, self.asked, self.answer = kept[0], kept[1], question(row), kept[2]
+
+    def lock(self, questions=None):
+        """A graded exercise of `questions` questions: answered questions stay answered (`kept`)."""
+        if self.kept is None:
+            self.kept = {}
+        if questions is not None:
+            self.questions = questions
+
+    def answered(self):
+        """The graded exercise's answers, [[word, guess, pct or None], …] in the order given."""
+        return [[asked[0], guess, pct] for asked, (guess, pct, _) in (self.kept or {}).items()]
+
+    def restore(self, saved, record):
+        """A graded exercise resumed (a SCORM package's suspend_data, static/scorm.js): the
+        score, and each answered word's guess kept, for the `record` on screen. What does not
+        fit the record (a word out of range, a guess no candidate) is left out; the score
+        is taken as it was kept, at most `tried` right."""
+        self.lock()
+        for item in saved.get("answered") or ():
+            try:
+                focus, guess, pct = (list(item) + [None, None, None])[:3]
+                focus, guess = int(focus), int(guess)
+                pct = None if pct is None else int(pct)
+            except (TypeError, ValueError):
+                continue
+            if record is None or not 0 <= focus < record.n_q:
+                continue
+            row = record.row(focus)
+            if not 0 <= guess < row.n or not row.candidates[guess]:
+                continue
+            self.kept[question(row)] = (guess, pct, winners(row))
+        tried, right = saved.get("tried"), saved.get("right")
+        if isinstance(tried, int) and isinstance(right, int) and 0 <= right <= tried:
+            self.tried, self.right = tried, right
 
     def field(self, row):
         """The state JSON's `quiz` object (docs/DESIGN.md) for the selected `row` (or None)."""
         won = [] if row is None else winners(row)
-        return {"guess": self.guess, "winners": won,
-                "correct": None if self.guess is None else self.guess in won,
-                "right": self.right, "tried": self.tried}
+        if self.kept is not None and self.guess is None:  # (a graded exercise: not before the guess)
+            won = []
+        field = {"guess": self.guess, "winners": won,
+                 "correct": None if self.guess is None else self.guess in won,
+                 "right": self.right, "tried": self.tried}
+        if self.kept is not None:
+            field["answered"] = self.answered()
+        return field

@@ -54,13 +54,14 @@ def explain(row, tokens, lang):
     return ""
 
 
-def view_tabs(view, lang, interactive=True):
-    """The view choice of an embedded widget: native radio buttons styled as tabs."""
+def view_tabs(view, lang, interactive=True, locked=False):
+    """The view choice of an embedded widget: native radio buttons styled as tabs (`locked`, a
+    graded exercise: no tab of a view that shows every row's weights, which it never draws)."""
     off = "" if interactive else " disabled"
     items = "".join(
         f'<label class="view-tab"><input type="radio" name="view" value="{v}"'
         f'{" checked" if v == view else ""}{off}> {esc(text(lang, "view_" + v))}</label>'
-        for v in schema.VIEWS)
+        for v in schema.VIEWS if not (locked and registry.view(v).every_row))
     return (f'<fieldset class="view-tabs"><legend class="sr-only">{esc(text(lang, "view_legend"))}</legend>'
             f'{items}</fieldset>')
 
@@ -156,14 +157,14 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
     if row is None:  # (no word picked: the views that follow it wait; a prompt stands in their place)
         ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=None, parts={},
                                grid_first=grid_first, interactive=interactive)
-        return (view_tabs(settings.view, lang, interactive)
+        return (view_tabs(settings.view, lang, interactive, settings.lock)
                 + f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>'
                 + registry.drawn(ctx, "sentence", following=False))
     parts = render_row_views(row, tokens, lang, skip=later)
     parts.update(dict.fromkeys(later, ""))
     ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=row, parts=parts,
                            grid_first=grid_first, interactive=interactive)
-    return view_tabs(settings.view, lang, interactive) + registry.drawn(ctx, "sentence")
+    return view_tabs(settings.view, lang, interactive, settings.lock) + registry.drawn(ctx, "sentence")
 
 
 def announcement_of(settings, tokens, record, row, quiz=None):
@@ -197,7 +198,7 @@ def render_app(settings, tokens, record, row, notes=(), problems=(), interactive
         f'<div id="analysis" class="analysis" data-view="{esc(settings.view)}">'
         f'{render_analysis(settings, tokens, record, row, interactive)}</div>'
         f'<section id="editor" class="editor">{render_edits(settings, tokens, record, interactive)}</section>'
-        f'<section id="share" class="share">{render_share(lang, interactive, settings.mode)}</section>'
+        f'<section id="share" class="share">{render_share(lang, interactive, settings.mode, settings.lock)}</section>'
         f'<section id="about" class="about">{render_about(lang, interactive, settings.mode)}</section>'
     )
 
@@ -226,6 +227,8 @@ def render_edits(settings, tokens, record, interactive=True, designed_cards=None
     if not has_editor(settings, record):
         return ""
     cards = designed_cards if designed_cards is not None else [t.card for t in tokens]
+    if settings.lock:  # a graded exercise: nothing to edit (the cards are on the words, q under them)
+        return ""
     order = f'<div class="order">{render_order(tokens, settings.lang)}</div>'
     return order + (render_editor(settings, record, tokens, cards, settings.lang, live=interactive is True)
                     if matrices else "")

@@ -368,6 +368,30 @@ def _take_step(settings, step, change):
     return after
 
 
+QUESTIONS = 5  # the questions an exercise asks, by default (the `questions` setting)
+
+
+def _take_quiz(settings, quiz, change):
+    """Guess first on or off; a locked exercise keeps it on."""
+    if settings.lock and not quiz:
+        raise Bad("attention:set: guess first cannot be switched off in a graded exercise; ignored")
+    return settings.copy(quiz=quiz)
+
+
+def _take_lock(settings, lock, change):
+    """A graded exercise: guess first on, on the sentence's explorer (no guided path, no other
+    mode: their views show whole matrices). Once locked, a setting's change is refused by the
+    page (app/page.py, LOCK_OPEN); this hook only puts the exercise in its shape."""
+    if not lock:
+        return settings.copy(lock=False)
+    if settings.mode != "sentence":
+        before = settings
+        settings = switch_mode(settings, "sentence")
+        _retokenize(before, settings, change)
+    view = "bars" if settings.view == "heatmap" else settings.view  # (no grid in a graded exercise)
+    return settings.copy(lock=True, quiz=True, step=None, view=view)
+
+
 # The order is the order fields apply in (docs/DESIGN.md: lang, mode, path, step, sentence, …, focus,
 # mask, self, scaled, temp, pos, view, quiz); `limit` comes before the sentence it limits.
 SCHEMA = (
@@ -501,7 +525,22 @@ SCHEMA = (
             help="guess first: the answer stays hidden until the student guesses where the word looks most",
             example="1",
             url="quiz", host="quiz", control="quiz", kind="flag", default=False,
-            note="link_flag_bad"),
+            note="link_flag_bad", take=_take_quiz),
+    # A graded exercise (a SCORM package's launch, an exercise link with lock=1): guess first
+    # stays on, and nothing shows a row's weights before its guess (docs/DESIGN.md, "Lock").
+    Setting(attr="questions",
+            help=("guess first: the questions the exercise asks; a graded exercise (lock=1) is complete once "
+                  "the student has answered this many"),
+            example="8",
+            url="questions", host="questions", control=None, kind="integer", default=QUESTIONS,
+            low=1, high=MAX_TOKENS),
+    Setting(attr="lock",
+            help=("a graded exercise: guess first cannot be switched off, the sentence and the switches "
+                  "cannot be changed, and no weight is shown or published before its guess; only a link "
+                  "sets it"),
+            example="1",
+            url="lock", host=None, control=None, kind="flag", default=False,
+            note="link_flag_bad", take=_take_lock),
 )
 BY_ATTR = {s.attr: s for s in SCHEMA}
 BY_CONTROL = {s.control: s for s in SCHEMA if s.control}

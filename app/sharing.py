@@ -7,7 +7,7 @@ an LMS iframe the clipboard is often refused: the box is then there to copy by h
 Each function takes the widget (an app.page.Page).
 """
 
-from app import export, picture, render
+from app import export, picture, render, settings as schema
 from app.i18n import text
 
 
@@ -64,3 +64,18 @@ def image(page, png):
     svg = picture.picture_svg(settings, page.tokens, page.record, page.row, names, lang)
     page.helpers.picture(svg, name, png, page.region("share-status"), text(lang, "pic_downloaded", file=name),
                          text(lang, "pic_png_failed"))
+
+
+def package(page):
+    """The package button: the browser builds a SCORM package of the exercise on screen (its
+    settings, guess first on and lock=1: the launch's parameters), or the page's plain folder
+    (static/package.js, through static/page.js's helper `package`)."""
+    from app.views.controls import PACKAGE_KINDS
+    if page.settings.mode != "sentence" or page.settings.lock:
+        return
+    kind = page.region("package-kind").value
+    kind = kind if kind in PACKAGE_KINDS else PACKAGE_KINDS[0]
+    lang = page.settings.lang
+    parameters = "?" + schema.page_query(page.settings.copy(quiz=True, lock=True, step=None))
+    texts = {name: text(lang, "package_" + name) for name in ("building", "done", "bundle_done", "failed")}
+    page.helpers.package(kind, parameters, page.region("package-progress"), page.region("share-status"), texts, lang)

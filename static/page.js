@@ -330,6 +330,11 @@
     },
 
     /* `data` offered as the file `name`. */
+    /* The package button's zip (buildPackage, below). */
+    package: function (kind, parameters, progress, status, texts, lang) {
+      buildPackage(kind, parameters, progress, status, texts, lang);
+    },
+
     download: function (data, name, type) {
       var url = URL.createObjectURL(new Blob([data], { type: type }));
       var link = document.createElement("a");
@@ -623,8 +628,72 @@
              address: { base: location.origin + location.pathname, pairs: pairs },
              early: early,
              state: (document.getElementById("attention-state") || {}).textContent || "",
-             queue: queued };
+             queue: queued, resume: ns.scorm ? ns.scorm.resume : null };
   }
+
+  /* The package button (app/sharing.py, package; the helper `package`): static/package.js, loaded the first time, builds
+     the zip of `kind` ("1.2", "2004", "bundle") from this page's own files; `progress` (a
+     <progress>) follows the files, `status` (role=status) says it at each quarter and at the end
+     (`texts`: the strings, in `lang`). */
+  function buildPackage(kind, parameters, progress, status, texts, lang) {
+    var button = document.getElementById("package-scorm");
+    if (button && button.getAttribute("aria-disabled") === "true") return;
+    var say = function (text) { if (status) status.textContent = text; };
+    var pct = function (part) { return Math.round(100 * part) + (lang === "it" ? " %" : "%"); };
+    var load = ns.packager ? Promise.resolve() : new Promise(function (done, fail) {
+      var script = document.createElement("script");
+      script.src = new URL("./package.js", SRC).href;
+      script.onload = function () { done(); };
+      script.onerror = function () { fail(new Error("package.js")); };
+      document.head.appendChild(script);
+    });
+    if (button) button.setAttribute("aria-disabled", "true");
+    if (progress) { progress.value = 0; progress.hidden = false; }
+    say(texts.building.replace("{pct}", pct(0)));
+    var quarter = 0;
+    load.then(function () {
+      return ns.packager.build(new URL("../", SRC).href, kind, parameters, function (done, total) {
+        if (progress) { progress.max = total; progress.value = done; }
+        if (Math.floor(4 * done / total) > quarter && done < total) {
+          quarter = Math.floor(4 * done / total);
+          say(texts.building.replace("{pct}", pct(quarter / 4)));
+        }
+      });
+    }).then(function (made) {
+      var url = URL.createObjectURL(made.blob), link = document.createElement("a");
+      link.href = url;
+      link.download = made.name;
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
+      var size = (made.blob.size / 1e6).toFixed(1);
+      say(texts[kind === "bundle" ? "bundle_done" : "done"].replace("{file}", made.name)
+          .replace("{size}", lang === "it" ? size.replace(".", ",") : size));
+    }).catch(function (error) {
+      say(texts.failed.replace("{why}", (error && error.message) || String(error)));
+    }).then(function () {
+      if (progress) progress.hidden = true;
+      if (button) button.removeAttribute("aria-disabled");
+    });
+  }
+
+  /* A graded exercise (lock=1) in a frame or a popup may have been launched by a learning
+     platform: static/scorm.js looks for its SCORM API, and the engine's start waits for it (it
+     may give back the last session's address and score). Anywhere else it is not loaded. */
+  var scormLoaded = (function () {
+    var lock = new URLSearchParams(location.search).get("lock"), boot = document.querySelector("script[data-boot]");
+    var truthy = boot ? JSON.parse(boot.dataset.boot).truthy : ["1"], opened = false;
+    if (lock === null || truthy.indexOf(lock.trim().toLowerCase()) < 0) return null;
+    try { opened = !!window.opener; } catch (error) { /* another origin's: a popup all the same */ opened = true; }
+    if (window.parent === window && !opened) return null;
+    return new Promise(function (done) {
+      var script = document.createElement("script");
+      script.src = new URL("./scorm.js", SRC).href;
+      script.onload = script.onerror = function () { done(); };
+      document.head.appendChild(script);
+    });
+  })();
 
   var STAGE = "py:progress";  /* boot.js says each step of the start */
   function onEngine(event) {
@@ -641,9 +710,11 @@
       }
     } else if (m.type === "engine") {
       if (!ns.follower) html.dataset.start = m.start;
-      listen();
-      queue.unshift([startMessage(), null]);
-      next();
+      (scormLoaded || Promise.resolve()).then(function () {
+        listen();
+        queue.unshift([startMessage(), null]);
+        next();
+      });
     } else if (m.type === "progress") {
       window.dispatchEvent(new CustomEvent(STAGE, { detail: m.stage }));
     } else if (m.type === "failed") {

@@ -28,7 +28,7 @@ def test_a_new_setting_appears_in_the_tables(monkeypatch):
                           help="a made-up switch for this test", example="1")
     monkeypatch.setattr(schema, "SCHEMA", schema.SCHEMA + (made,))
     text = docs.parameters_markdown()
-    assert "| `made` | `made` | a made-up switch for this test |" in text and "quiz, made" in text
+    assert "| `made` | `made` | a made-up switch for this test |" in text and "questions, made" in text
 
 
 @pytest.mark.parametrize("setting", [s for s in schema.SCHEMA if s.url], ids=lambda s: s.url)

@@ -33,6 +33,7 @@ ALLOWED_TAGS = {"h1", "h2", "p", "header", "section", "div", "form", "label", "i
                 "rect", "details", "summary", "table", "caption", "thead", "tbody", "tfoot", "tr",
                 "th", "td", "textarea", "strong"}
 ALLOWED_TAGS |= {"h3", "ol"}  # the heads side by side
+ALLOWED_TAGS |= {"progress"}  # the package button's progress
 ALLOWED_ATTRS = {"id", "class", "for", "name", "type", "value", "checked", "disabled", "selected",
                  "autocomplete", "spellcheck", "lang", "title", "aria-hidden", "aria-label",
                  "data-index", "data-col", "viewbox", "preserveaspectratio", "focusable", "width",

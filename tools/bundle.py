@@ -8,6 +8,7 @@ or an LMS file area. No build helper, test or repository file goes in.
 
 import argparse
 import gzip
+import json
 import re
 import shutil
 import sys
@@ -63,12 +64,33 @@ def make_bundle(out, root=ROOT):
     for path in sorted(folder.rglob("*")):
         if path.is_file() and GZIPPED_TOO.match(path.relative_to(folder).as_posix()):
             path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes(), 9, mtime=0))
+    write_file_list(folder)
     archive = out / f"{NAME}.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
         for path in sorted(folder.rglob("*")):
             if path.is_file():
                 z.write(path, Path(NAME) / path.relative_to(folder))
     return folder, archive
+
+
+# The bundle's own list of its files (written into it): what a SCORM package lists in its
+# manifest (tools/scorm.py) and what the page's package button fetches (static/package.js).
+FILE_LIST = "files.json"
+
+
+def bundle_files(folder):
+    """The files of a bundle folder, as sorted paths relative to it ("static/page.js", …),
+    its file list included."""
+    folder = Path(folder)
+    names = {path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()}
+    return sorted(names | {FILE_LIST})
+
+
+def write_file_list(folder):
+    """Write the bundle's file list into it (FILE_LIST, JSON: {"files": [path, …]})."""
+    files = bundle_files(folder)
+    (Path(folder) / FILE_LIST).write_text(json.dumps({"files": files}, indent=0) + "\n", encoding="utf-8")
+    return files
 
 
 def main(argv=None):

@@ -40,19 +40,40 @@ def render_about(lang, interactive=True, mode="sentence"):
 SHARE = (("copy-link", "copy_link"), ("copy-embed", "copy_embed"), ("export-csv", "export_csv"),
          ("export-matrix", "export_matrix"), ("export-png", "export_png"), ("export-svg", "export_svg"),
          ("copy-exercise", "copy_exercise"), ("copy-exercise-embed", "copy_exercise_embed"))
+LOCKED_OUT = ("export-csv", "export-matrix", "export-png", "export-svg")  # not in a graded exercise
+# (nor the package button: package_controls)
 MODEL_SHARE = ("copy-link", "copy-embed")  # the trained model: its link (the exports are the designed heads')
 
 
-def render_share(lang, interactive=True, mode="sentence"):
-    """Copy link, copy embed code, download the table, the matrix and the picture; a box and a status line."""
+def render_share(lang, interactive=True, mode="sentence", locked=False):
+    """Copy link, copy embed code, download the table, the matrix and the picture; a box and a status line.
+    `locked` (a graded exercise): no download, which would hold weights not guessed yet."""
     off = "" if interactive else " disabled"
     buttons = "".join(
         f'<button type="button" class="secondary" id="{bid}"{off}>{esc(text(lang, key))}</button>'
-        for bid, key in SHARE if mode != "model" or bid in MODEL_SHARE)
+        for bid, key in SHARE if (mode != "model" or bid in MODEL_SHARE) and not (locked and bid in LOCKED_OUT))
+    packaged = mode == "sentence" and not locked  # (a package is a sentence's graded exercise)
+    if packaged:
+        buttons += package_controls(lang, off)
     return (f'<h2>{esc(text(lang, "share_heading"))}</h2><div class="share-buttons">{buttons}</div>'
             f'<label class="sr-only" for="share-text">{esc(text(lang, "share_text_label"))}</label>'
             '<textarea id="share-text" class="share-text" readonly rows="3" hidden></textarea>'
-            '<p id="share-status" class="share-status" role="status"></p>')
+            '<p id="share-status" class="share-status" role="status"></p>'
+            + (f'<progress id="package-progress" class="package-progress" max="100" value="0" hidden '
+               f'aria-label="{esc(text(lang, "package_progress"))}"></progress>' if packaged else ""))
+
+
+PACKAGE_KINDS = ("1.2", "2004", "bundle")  # the package button's choices (static/package.js builds each)
+
+
+def package_controls(lang, off):
+    """The package button, next to the exercise's links: a SCORM package of the exercise on
+    screen (1.2 or 2004), or the page's plain folder, built by the browser (static/package.js)."""
+    options = "".join(f'<option value="{kind}">{esc(text(lang, "package_" + kind.replace(".", "")))}</option>'
+                      for kind in PACKAGE_KINDS)
+    return (f'<span class="package-choice"><label for="package-kind">{esc(text(lang, "package_kind"))}</label> '
+            f'<select id="package-kind"{off}>{options}</select></span>'
+            f'<button type="button" class="secondary" id="package-scorm"{off}>{esc(text(lang, "package_scorm"))}</button>')
 
 
 def switch(name, checked, lang, off):
@@ -108,7 +129,7 @@ def render_controls(settings, interactive=True):
     """The first screen's controls, one row above the sentence: the sentence box, the examples
     and the language. `interactive` "early": all wait for Python (static/early.js)."""
     lang = settings.lang
-    off = "" if interactive is True else " disabled"
+    off = "" if interactive is True and not settings.lock else " disabled"  # (a graded exercise: fixed)
     options = [f'<option value="">{esc(text(lang, "presets_pick"))}</option>']
     for i, (sentence, _) in enumerate(schema.examples(lang, settings.mode)):
         selected = " selected" if sentence == settings.sentence else ""
@@ -159,6 +180,8 @@ def render_settings(settings, interactive=True):
                 f'<div class="options"><button type="button" class="secondary" id="reset"{off}>'
                 f'{esc(text(lang, "reset"))}</button></div></details></div>')
     early = "" if interactive else " disabled"  # "early": the switches static/early.js answers are on
+    if settings.lock:  # a graded exercise: its switches as the teacher set them, guess first on
+        off = early = " disabled"
     from app.views.heads import head_select  # heads' controls (app/views/heads.py)
     matrix = settings.mode == "matrix"  # matrix mode: no heads
     controls = {  # control name -> (its setting's attribute, its HTML)
@@ -176,7 +199,7 @@ def render_settings(settings, interactive=True):
     plain = schema.default_settings(lang)
     changed = any(getattr(settings, attr) != getattr(plain, attr)
                   for name, (attr, _) in controls.items() if name not in in_view)
-    start = "" if settings.step is not None else (
+    start = "" if settings.step is not None or settings.lock else (
         f'<button type="button" class="secondary path-start" id="step-start"{off}>{esc(text(lang, "path_name"))}'
         '<span aria-hidden="true"> →</span></button>')
     return (

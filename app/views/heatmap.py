@@ -172,4 +172,4 @@ def _section(ctx):
 
 
 VIEW = registry.add(registry.View(id="heatmap", place=50, modes=("sentence", "matrix", "model"), tab=True,
-                                  draw=_section))
+                                  every_row=True, draw=_section))

@@ -20,8 +20,21 @@ def feature_name(c, d, lang):
 
 
 def score_line(session, lang):
+    if session.kept is not None:  # a graded exercise: how far it is, and no reset
+        return graded_score_line(session, lang)
     return (f'<div class="quiz-score"><p>{esc(text(lang, "quiz_score", right=session.right, tried=session.tried))}</p>'
             f'<button type="button" class="secondary" id="quiz-reset-score">{esc(text(lang, "quiz_reset"))}</button></div>')
+
+
+def graded_score_line(session, lang):
+    """A graded exercise's score: right of tried, the questions answered of those it asks, and
+    once they are all answered, that it is complete (its score can no longer be reset)."""
+    questions = session.questions or 1
+    done = session.tried >= questions
+    progress = text(lang, "exam_done" if done else "exam_progress", tried=min(session.tried, questions),
+                    questions=questions)
+    return (f'<div class="quiz-score graded"><p>{esc(text(lang, "quiz_score", right=session.right, tried=session.tried))}'
+            f' {esc(progress)}</p></div>')
 
 
 def render_guess(row, tokens, session, lang):

@@ -34,6 +34,9 @@ class View:
     modes: tuple = ("sentence",)  # the modes that draw it ("sentence", "matrix", "model")
     tab: bool = False  # an embedded widget's `view=` choice (its tab says the string view_<id>)
     explorer: bool = True  # the explorer shows it; False: only a step of a path that names it
+    # It shows every row's weights at once (the whole grid): a graded exercise (the `lock`
+    # setting) never draws it, as it would answer the questions not yet asked.
+    every_row: bool = False
     # Whether it follows the selected row: `row(row, tokens, lang, word)` draws its row part (a
     # word click redraws only that; `word`: matrix mode's name of the row, "q3", else None) into
     # the element `part` (default: the section itself).
@@ -163,6 +166,7 @@ def drawn(ctx, mode, following=True):
     settings = ctx.settings
     return "".join(view.draw(ctx) for view in views(mode)
                    if view.draw is not None and (following or view.row is None)
+                   and not (settings.lock and view.every_row)
                    and (view.explorer or path.on_step(view.id, settings.step, settings.path)))
 
 

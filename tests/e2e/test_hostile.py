@@ -49,6 +49,7 @@ ALLOWED_TAGS = {"header", "div", "h1", "h2", "p", "details", "summary", "strong"
                 "label", "input", "button", "select", "option", "fieldset", "legend", "span", "small",
                 "br", "ul", "li", "svg", "rect", "table", "caption", "thead", "tbody", "tfoot", "tr",
                 "th", "td", "textarea"}
+ALLOWED_TAGS |= {"progress"}  # the package button's progress (app/views/controls.py)
 # The tags in #app, less the page's own one <a> (the embedded widget's "open in a new tab"): left
 # out only while it is the one <a> there, in its place, so an injected one still counts.
 TAGS = """(() => { const all = [...document.querySelectorAll('#app *')], links = document.querySelectorAll('#app a');
