@@ -9,7 +9,8 @@ report what a first visit really costs on such a host.
 (its table in lib/classes/filetypes.php) sends `.js` as application/x-javascript and any
 extension it does not know as document/unknown, with X-Content-Type-Options: nosniff. This
 one knows fewer still (only what a page's own files need a type for: HTML, JavaScript, CSS,
-text, images), so `.wasm`, `.zip`, `.gz`, `.json`, `.toml`, `.py` … are all document/unknown.
+text, images), so `.wasm`, `.zip`, `.gz`, `.json`, `.toml`, `.py` … are all document/unknown;
+`unknown="application/octet-stream"` makes it the other common kind of such host.
 """
 
 import functools
@@ -71,8 +72,10 @@ class StrictHandler(PlainHandler):
     KNOWN = {".html": "text/html", ".js": "application/x-javascript", ".css": "text/css",
              ".txt": "text/plain", ".csv": "text/csv", ".png": "image/png", ".svg": "image/svg+xml"}
 
+    UNKNOWN = "document/unknown"
+
     def guess_type(self, path):
-        return self.KNOWN.get(posixpath.splitext(path)[1].lower(), "document/unknown")
+        return self.KNOWN.get(posixpath.splitext(path)[1].lower(), self.UNKNOWN)
 
     def end_headers(self):
         self.send_header("X-Content-Type-Options", "nosniff")
@@ -89,6 +92,7 @@ def plain_server(root, host="127.0.0.1", port=0, handler=PlainHandler):
     return server, counter
 
 
-def strict_server(root, host="127.0.0.1", port=0):
-    """(server, counter) serving `root` with a learning platform's file types (StrictHandler)."""
-    return plain_server(root, host, port, StrictHandler)
+def strict_server(root, host="127.0.0.1", port=0, unknown=StrictHandler.UNKNOWN):
+    """(server, counter) serving `root` with a learning platform's file types (StrictHandler),
+    `unknown` for every extension it does not know."""
+    return plain_server(root, host, port, type("Strict", (StrictHandler,), {"UNKNOWN": unknown}))
