@@ -32,7 +32,7 @@ import gc
 import time
 import traceback
 
-from app import contract, editing, guessing, path, render, settings as schema, sharing
+from app import contract, editing, guessing, path, path_answers, render, settings as schema, sharing
 from app.grid import Grid
 from app.i18n import LANGS, text
 from app.quiz import Session
@@ -129,7 +129,7 @@ class Page:
             region("settings").innerHTML = render.render_settings(settings)
             region("share").innerHTML = render.render_share(lang, True, settings.mode)
             region("about").innerHTML = render.render_about(lang, True, settings.mode)
-            region("path").innerHTML = render.render_path(settings)
+            region("path").innerHTML = render.render_path(settings, True, tokens, record)
             shows = path.shows(settings.step)  # (a step hides what it does not add: style.css)
             if shows is None:
                 region("app").removeAttribute("data-show")
@@ -279,6 +279,7 @@ class Page:
         """Publish the state of the record on screen; `payload` is its JSON when the caller has
         it already. The address follows in a task of its own (`schedule_url`)."""
         payload = payload or contract.state_json_of(self.settings, self.tokens, self.record, self.quiz)
+        self.show_path_answer()
         self.element("attention-state").textContent = payload
         if not self.said_ready:
             self.document.documentElement.dataset.state = "ready"
@@ -286,6 +287,18 @@ class Page:
         self.schedule_url()
         if self.framed:  # (posted by this page's own JavaScript: the host tells widgets apart by it)
             self.helpers.tellHost('{"type": "attention:state", "state": ' + payload + "}")
+
+    def show_path_answer(self):
+        """A step's "try this" and its answer, written again from the record on screen (every
+        change of a setting, a word or a card comes through `publish`): the numbers it quotes are
+        the student's own, whatever an earlier step left switched on."""
+        number = self.settings.step
+        if number is None:
+            return
+        step = path.step_of(number)
+        self.region("path-try-text").textContent = text(
+            self.settings.lang, f"path_{step.id}_try", **path_answers.try_params(step, self.tokens))
+        self.region("path-answer").textContent = path_answers.answer(step, self.settings, self.tokens, self.record)
 
     # -- errors --------------------------------------------------------------------------
 
@@ -425,6 +438,10 @@ class Page:
         self.apply(schema.BY_ATTR["step"], number)
         if number is None:
             self.region("step-start").focus()  # (an embedded widget has none: it stays a step)
+            # (the explorer starts at the page's top: from matrix mode's long last step the focus
+            # alone left the student mid-page, among the settings)
+            if not self.embedded:  # (a widget never scrolls its host's page)
+                self.document.documentElement.scrollTop = 0
             return
         ends = {"step-prev": (1, "step-next"), "step-next": (path.COUNT, "step-prev")}
         if focus in ends and number == ends[focus][0]:
@@ -446,6 +463,8 @@ class Page:
         "step-prev": lambda page: page.go_step(max(1, (page.settings.step or 1) - 1), "step-prev"),
         "step-next": lambda page: page.go_step(min(path.COUNT, (page.settings.step or 0) + 1), "step-next"),
         "step-exit": lambda page: page.go_step(None, "step-start"),
+        "path-end-exit": lambda page: page.go_step(None, "step-start"),
+        "path-end-model": lambda page: page.go_mode("model", "model-back"),
         "copy-link": sharing.copy_link,
         "copy-embed": sharing.copy_embed,
         "copy-exercise": sharing.copy_exercise,

@@ -2,12 +2,14 @@
 out to the explorer; the step's title, what it adds, one thing to try and its answer behind a
 disclosure. Empty in the explorer."""
 
-from app import path
+from app import path, path_answers
 from app.i18n import text
 from app.views.html import esc
 
 
-def render_path(settings, interactive=True):
+def render_path(settings, interactive=True, tokens=None, record=None):
+    """The bar and the step's text; its answer written from `record` (the tokens shown and their
+    record; app/path_answers.py), which the page rewrites in place after every change."""
     number = settings.step
     if number is None:
         return ""
@@ -32,6 +34,25 @@ def render_path(settings, interactive=True):
         f'<button type="button" class="secondary" id="step-exit"{off}>{say("path_exit")}</button></div>'
         f'<h2 id="path-title" tabindex="-1">{number}. {own("title")}</h2>'
         f'<p class="path-text">{own("text")}</p>'
-        f'<div class="path-try"><p><strong>{say("path_try")}</strong> {own("try")}</p>'
-        f'<details><summary>{say("path_answer")}</summary><p>{own("answer")}</p></details></div>'
+        f'<div class="path-try"><p><strong>{say("path_try")}</strong> <span id="path-try-text">'
+        f'{esc(try_text(step, settings, tokens))}</span></p>'
+        f'<details><summary>{say("path_answer")}</summary><p id="path-answer">'
+        f'{esc(answer_text(step, settings, tokens, record))}</p></details></div>'
+        + (render_end(lang, off) if number == path.COUNT else "")
     )
+
+
+def try_text(step, settings, tokens):
+    return text(settings.lang, f"path_{step.id}_try", **path_answers.try_params(step, tokens or []))
+
+
+def answer_text(step, settings, tokens, record):
+    return path_answers.answer(step, settings, tokens or [], record)
+
+
+def render_end(lang, off=""):
+    """The path's last words: what it went through, and the ways on (the explorer, the trained model)."""
+    return (f'<div class="path-end"><p>{esc(text(lang, "path_end"))}</p>'
+            f'<p class="path-end-ways"><button type="button" id="path-end-exit"{off}>{esc(text(lang, "path_end_explore"))}'
+            f'</button> <button type="button" class="secondary" id="path-end-model"{off}>'
+            f'{esc(text(lang, "path_end_model"))}</button></p></div>')
