@@ -391,7 +391,7 @@ STRINGS["it"].update({
     "heads_heading": "Le teste a confronto: dove guarda «{word}»",
     "heads_help": "La stessa parola, le stesse carte: ogni testa ha la sua W_Q e quindi guarda parole diverse.",
     "heads_active": "attiva",
-    "heads_top": "guarda soprattutto {word} ({pct})",
+    "heads_top": "guarda soprattutto «{word}» ({pct})",
     "heads_nobody": "nessun candidato",
     "multi_heading": "Uscita multi-testa di «{word}»",
     "multi_shapes": "{h} teste, ognuna n×4 ({n}×4) → concatenate: n×{hd} ({n}×{hd}) → · W_O ({hd}×4) → n×4 ({n}×4)",
@@ -511,7 +511,7 @@ STRINGS["en"].update({
     "heads_heading": "The heads side by side: where “{word}” looks",
     "heads_help": "The same word, the same cards: each head has its own W_Q, so it looks at different words.",
     "heads_active": "active",
-    "heads_top": "looks mostly at {word} ({pct})",
+    "heads_top": "looks mostly at “{word}” ({pct})",
     "heads_nobody": "no candidate",
     "multi_heading": "Multi-head output of “{word}”",
     "multi_shapes": "{h} heads, each n×4 ({n}×4) → concatenated: n×{hd} ({n}×{hd}) → · W_O ({hd}×4) → n×4 ({n}×4)",
@@ -767,6 +767,8 @@ STRINGS["it"].update({
     "path_end": "Fine del percorso. Hai visto come una parola fa la sua domanda (q = x · W_Q), la confronta con le chiavi (q · k ÷ √d_k), ne fa dei pesi con la softmax e prende le informazioni delle altre parole (Σ peso × v); poi la maschera, più teste, l'ordine, un secondo strato e le matrici. Ora prova tutto insieme, o guarda che cosa impara un modello vero.",
     "path_end_explore": "Esplora tutto",
     "path_end_model": "Un modello addestrato",
+    "heads_more": "… e altre {n} parole, con meno peso",
+    "heads_more_one": "… e un'altra parola, con meno peso",
 })
 STRINGS["en"].update({
     "export_png": "Download the image (PNG)",
@@ -858,6 +860,8 @@ STRINGS["en"].update({
     "path_end": "End of the path. You have seen how a word asks its question (q = x · W_Q), compares it with the keys (q · k ÷ √d_k), turns the scores into weights with softmax and takes information from the other words (Σ weight × v); then the mask, several heads, word order, a second layer and the matrices. Now try it all at once, or see what a real model learns.",
     "path_end_explore": "Explore everything",
     "path_end_model": "A trained model",
+    "heads_more": "… and {n} more words, with less weight",
+    "heads_more_one": "… and one more word, with less weight",
 })
 
 

@@ -32,7 +32,7 @@ import gc
 import time
 import traceback
 
-from app import contract, editing, guessing, path, path_answers, render, settings as schema, sharing
+from app import contract, editing, guessing, heads, path, path_answers, render, settings as schema, sharing
 from app.grid import Grid
 from app.i18n import LANGS, text
 from app.quiz import Session
@@ -136,6 +136,9 @@ class Page:
             else:
                 region("app").setAttribute("data-show", shows)
             self.say_ready(lang)
+        if "editor" in regions and "all" not in regions and settings.mode == "sentence":
+            # (another head: the line under the Head menu says what this one looks for)
+            region("head-about").textContent = text(lang, "head_about_" + heads.HEADS[settings.head].id)
         if settings.mode == "matrix" and "sentence" in regions:  # new Q, K: the mask may (not) apply
             region("controls").innerHTML = render.render_controls(settings)
             region("settings").innerHTML = render.render_settings(settings)

@@ -15,6 +15,7 @@ of them, the answer says which sentence it is about instead of quoting numbers f
 
 from app import contract, heads
 from app.i18n import PRESETS, STRINGS, join_words, num, percent, short, text
+from app.views.heads import head_summary
 
 TABLE_PERCENT = 1  # the steps table's percentages (app/views/steps.py PERCENT_DECIMALS)
 # The words each answer is about, in the example sentence of each language (PRESETS[lang][0]).
@@ -157,24 +158,6 @@ def _matrix(lang, settings, tokens, record, where, words):
     return text(lang, "path_matrix_answer", n=n, nn=n * n, m=2 * n, mm=4 * n * n)
 
 
-def head_says(record, i, tokens, lang):
-    """What one head's row i looks at most, a tie said as a tie (app/views/heads.py's summary)."""
-    row = record.row(i)
-    idx = _candidates(row)
-    if not idx:
-        return text(lang, "heads_nobody")
-    shown = {j: percent(row.weights[j], lang) for j in idx}
-    top = max(row.weights[j] for j in idx)
-    best = [j for j in idx if shown[j] == percent(top, lang)]
-    quote = "«{}»" if lang == "it" else "“{}”"
-    if len(best) == len(idx) and len(idx) > 1:
-        return text(lang, "heads_even", n=len(idx), pct=shown[best[0]])
-    if len(best) > 1:
-        return text(lang, "heads_top_tie", words=join_words((quote.format(tokens[j].text) for j in best), lang),
-                    pct=shown[best[0]])
-    return text(lang, "heads_top", word=tokens[best[0]].text, pct=shown[best[0]])
-
-
 def _heads(lang, settings, tokens, record, where, words):
     i = where["slept"]
     parts, tops = [], set()
@@ -186,7 +169,7 @@ def _heads(lang, settings, tokens, record, where, words):
         if idx:
             tops.add(max(idx, key=lambda j: row.weights[j]))
         parts.append(text(lang, "path_heads_part", head=text(lang, "head_name_" + heads.HEADS[h].id),
-                          says=head_says(r, i, tokens, lang)))
+                          says=head_summary(r.row(i), tokens, lang)))
     key = "path_heads_answer" if len(tops) > 1 else "path_heads_answer_same"
     return text(lang, key, parts="; ".join(parts), **words)
 
