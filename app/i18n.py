@@ -151,10 +151,10 @@ STRINGS = {
         "reset": "Ripristina tutto",
         "settings_aria": "Impostazioni",
         "more_settings": "Altre impostazioni",
-        "more_settings_list": ": modalità, √d_k, temperatura, indovina prima, distanza, testina",
+        "more_settings_list": ": modalità, √d_k, temperatura, indovina prima, distanza, testa",
         "export_matrix": "Scarica la matrice (CSV)",
         "link_value_bad": "Il link contiene «{name}={value}», che non va bene (valori ammessi: {allowed}): uso «{name}={fallback}».",
-        "ready": "Pronto: scegli una parola.",
+        "ready": "Pronto: la pagina ricalcola a ogni tua scelta.",
         "empty": "Scrivi almeno una parola: la frase è vuota. Resta visibile la frase di prima.",
         "too_long": (
             "La frase ha {count} pezzi (parole e segni di punteggiatura): il limite è {limit}. "
@@ -327,7 +327,7 @@ STRINGS = {
         "more_settings_list": ": mode, √d_k, temperature, guess first, distance, head",
         "export_matrix": "Download the matrix (CSV)",
         "link_value_bad": "The link contains “{name}={value}”, which is not allowed (allowed values: {allowed}): using “{name}={fallback}”.",
-        "ready": "Ready: pick a word.",
+        "ready": "Ready: the page recomputes at every choice you make.",
         "empty": "Type at least one word: the sentence is empty. The previous sentence stays on screen.",
         "too_long": (
             "The sentence has {count} pieces (words and punctuation marks): the limit is {limit}. "
@@ -487,7 +487,7 @@ STRINGS["it"].update({
     "order_mask": "Scambiate «{a}» e «{b}»: con la maschera causale i pesi sono cambiati, non solo spostati, perché la maschera sa chi viene prima e chi dopo.",
     "order_bias": "Scambiate «{a}» e «{b}»: con la distanza (pos) accesa i pesi sono cambiati, non solo spostati, perché la distanza conosce le posizioni.",
     "l2_heading": "Un secondo strato",
-    "l2_intro": "Nel giocattolo le carte sono fisse; in un transformer vero il vettore che entra nello strato 2 porta già il suo contesto. Qui lo strato 2 prende come carte le uscite multi-testa dello strato 1: la stessa parola entra con una carta diversa in frasi diverse, e lo strato 2 guarda di conseguenza.",
+    "l2_intro": "Nello strato 1 le carte vengono dal lessico, sempre le stesse; in un transformer vero il vettore che entra nello strato 2 porta già il suo contesto. Qui lo strato 2 prende come carte le uscite multi-testa dello strato 1: la stessa parola entra con una carta diversa in frasi diverse, e lo strato 2 guarda di conseguenza.",
     "l2_shapes": "strato 1: carte ({n}×4) → {h} teste → uscita multi-testa ({n}×4) = carte dello strato 2 ({n}×4) → testa «{head}»: pesi ({n}×{n}) → uscita ({n}×4)",
     "l2_card1": "carta, strato 1",
     "l2_card2": "carta, strato 2",
@@ -605,9 +605,9 @@ STRINGS["en"].update({
     "swap": "Swap",
     "order_moved": "Swapped “{a}” and “{b}”: every weight moved with its words, unchanged. Without the mask and the distance, attention does not see order.",
     "order_mask": "Swapped “{a}” and “{b}”: with the causal mask the weights changed, not just moved, because the mask knows who comes before and after.",
-    "order_bias": "Swapped “{a}” and “{b}”: with the distance (pos) on the weights changed, not just moved, because the distance knows the positions.",
+    "order_bias": "Swapped “{a}” and “{b}”: with the distance (pos) on, the weights changed, not just moved, because the distance knows the positions.",
     "l2_heading": "A second layer",
-    "l2_intro": "In the toy the cards are fixed; in a real transformer the vector entering layer 2 already carries its context. Here layer 2 takes layer 1's multi-head outputs as its cards: the same word enters with a different card in different sentences, and layer 2 looks accordingly.",
+    "l2_intro": "In layer 1 the cards come from the lexicon, always the same; in a real transformer the vector entering layer 2 already carries its context. Here layer 2 takes layer 1's multi-head outputs as its cards: the same word enters with a different card in different sentences, and layer 2 looks accordingly.",
     "l2_shapes": "layer 1: cards ({n}×4) → {h} heads → multi-head output ({n}×4) = layer 2's cards ({n}×4) → “{head}” head: weights ({n}×{n}) → output ({n}×4)",
     "l2_card1": "card, layer 1",
     "l2_card2": "card, layer 2",
@@ -633,7 +633,7 @@ STRINGS["it"].update({
     "quiz_feedback_heading": "La tua ipotesi",
     "quiz_right": "Hai indovinato: {word} riceve più attenzione di tutte ({pct}).",
     "quiz_right_tie": "Hai indovinato: {words} sono alla pari ({pct}), e vale ognuna.",
-    "quiz_wrong": "Non proprio: la più guardata è {words} ({pct}); {guess} riceve il {guess_pct}.",
+    "quiz_wrong": "Non proprio: la più guardata è {words} ({pct}); il peso di {guess} è {guess_pct}.",
     "quiz_decided": "Ha deciso il prodotto di «{feature}»: {q} × {k} = {p} per {winner}, contro {q} × {k2} = {p2} per {guess}.",
     "quiz_decided_right": "Il prodotto che pesa di più è quello di «{feature}»: {q} × {k} = {p} per {winner}.",
     "quiz_pct_said": "Avevi detto circa {said} per {word}: è {pct}.",
@@ -769,12 +769,14 @@ STRINGS["it"].update({
     "path_end_model": "Un modello addestrato",
     "heads_more": "… e altre {n} parole, con meno peso",
     "heads_more_one": "… e un'altra parola, con meno peso",
+    "bars_rounding": "Ogni percentuale è arrotondata da sola: qui sommano a {sum}, non a 100%.",
+    "exp_note": "Ogni colonna è calcolata dal numero completo, non da quello arrotondato che vedi: per «{word}» e^{logit} farebbe {approx}, ma il logit completo è {full} e dà {exp}.",
 })
 STRINGS["en"].update({
     "export_png": "Download the image (PNG)",
     "export_svg": "Download the image (SVG)",
     "pic_downloaded": "Image downloaded: {file}",
-    "pic_png_failed": "This browser cannot make the PNG: download the image as SVG, which slides open too.",
+    "pic_png_failed": "This browser cannot make the PNG: download the image as SVG, which presentations open too.",
     "pic_title": "Where “{word}” looks, and the matrix of all weights",
     "pic_sentence": "Sentence: “{sentence}”",
     "pic_matrices": "Matrices: Q {nq}×{dk}, K {nk}×{dk}, weights {nq}×{nk}",
@@ -862,6 +864,8 @@ STRINGS["en"].update({
     "path_end_model": "A trained model",
     "heads_more": "… and {n} more words, with less weight",
     "heads_more_one": "… and one more word, with less weight",
+    "bars_rounding": "Each percentage is rounded on its own: here they add up to {sum}, not 100%.",
+    "exp_note": "Each column is computed from the full number, not the rounded one you see: for “{word}” e^{logit} would be {approx}, but the full logit is {full} and gives {exp}.",
 })
 
 
@@ -981,7 +985,7 @@ MODEL_EXAMPLES = {
 }
 STRINGS["it"].update({
     "mode_model": "Un modello addestrato",
-    "model_ready": "Pronto: scegli una posizione.",
+    "model_ready": "Pronto: il modello risponde a ogni tua scelta.",
     "model_on_path": "(sul percorso dell'induzione)",
     "model_letters_label": "Scrivi delle lettere",
     "model_empty": "Il modello legge solo le lettere dalla a alla z, e qui non ce n'è nessuna.",
@@ -996,7 +1000,7 @@ STRINGS["it"].update({
     "model_back": "Torna alle teste progettate a mano",
     "model_training_heading": "L'addestramento, passo per passo",
     "checkpoint": "Passo di addestramento",
-    "model_checkpoint_value": "passo {step} di {last}",
+    "model_checkpoint_value": "{step} di {last}",
     "model_curve_aria": "Curva dell'addestramento: la loss scende da {first} a {end}; al passo {step} la loss è {loss}.",
     "model_curve_loss": "loss",
     "model_curve_icl": "in contesto",
@@ -1032,7 +1036,7 @@ STRINGS["it"].update({
 })
 STRINGS["en"].update({
     "mode_model": "A trained model",
-    "model_ready": "Ready: pick a position.",
+    "model_ready": "Ready: the model answers every choice you make.",
     "model_on_path": "(on the induction path)",
     "model_letters_label": "Type some letters",
     "model_empty": "The model reads only the letters a to z, and there are none here.",
@@ -1047,7 +1051,7 @@ STRINGS["en"].update({
     "model_back": "Back to the heads designed by hand",
     "model_training_heading": "The training, step by step",
     "checkpoint": "Training step",
-    "model_checkpoint_value": "step {step} of {last}",
+    "model_checkpoint_value": "{step} of {last}",
     "model_curve_aria": "Training curve: the loss falls from {first} to {end}; at step {step} the loss is {loss}.",
     "model_curve_loss": "loss",
     "model_curve_icl": "in context",
@@ -1078,7 +1082,7 @@ STRINGS["en"].update({
     "model_about_previous": "A previous-token head, in layer 1, looks at the position just before: so every position carries which letter preceded it.",
     "model_about_induction": "An induction head, in layer 2, looks back for a position preceded by the same letter as the current one, and attends there: if “c” was followed by “d” before, when “c” comes back it looks at that “d” and copies it into the prediction. The two heads work as a pair: the circuit Olsson and colleagues (2022) found in real models.",
     "model_about_icl": "In-context learning, here, means predicting a piece better the second time it appears, using only what is written before, without changing any weight.",
-    "model_about_not": "What it is not: it reads letters, not words; it has 2 layers of attention only (no MLP), not 12 layers of 12 heads like GPT-2; it knows nothing of Italian or English. The heads it has, its training found.",
+    "model_about_not": "What it is not: it reads letters, not words; it has 2 layers of attention only (no MLP), not 12 layers of 12 heads like GPT-2; it knows nothing of Italian or English. Its heads were found by its training.",
     "model_announce": "Position {i}, “{token}”: the model predicts “{next}” ({p}).",
 })
 STRINGS["it"]["about_model"] = ("Qui W_Q, W_K e W_V sono progettate a mano. Per vedere che cosa impara un modello vero, "

@@ -61,3 +61,69 @@ def test_the_head_cards_say_what_their_more_line_stands_for(lang, lexicons):
     key = "heads_more_one" if rest == 1 else "heads_more"
     assert rest >= 1 and i18n.text(lang, key, n=rest) in html.replace("&#x27;", "'")
     assert f">… {rest}<" not in html
+
+
+def example_rows(lang, lexicons):
+    settings = schema.default_settings(lang)
+    tokens, _ = schema.check_sentence(settings.sentence, lexicons[lang])
+    return contract.compute(settings, tokens), tokens
+
+
+def test_the_table_says_when_e_to_the_shown_logit_is_not_the_shown_e_logit(lexicons):
+    """«sul» → «gatto»: e^0,998 is 2,713 (numpy), the table's 2,711 is e^0,9975: one line says each
+    column comes from the full value; «Il», whose logits are exact, gets no line."""
+    from app.views.steps import exp_note
+    import numpy as np
+    from tests.reference import shown
+    record, tokens = example_rows("it", lexicons)
+    line = exp_note(record.row(3), tokens, "it")
+    assert shown(np.exp(0.998), 3, "it") == "2,713" and shown(np.exp(0.9975), 3, "it") == "2,711"
+    assert "«gatto»" in line and "e^0,998" in line and "2,713" in line and "0,9975" in line and "2,711" in line
+    assert exp_note(record.row(0), tokens, "it") == ""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_bars_say_when_their_percentages_do_not_add_up_to_100(lang, lexicons):
+    """Each row of the example: a line with the shown sum exactly when the whole percentages,
+    rounded one by one (numpy and the design's rule), do not make 100."""
+    from app.views.bars import rounding_line
+    import numpy as np
+    from tests.reference import rule_percent
+    record, tokens = example_rows(lang, lexicons)
+    seen = set()
+    for i in range(len(tokens)):
+        row = record.row(i)
+        total = sum(int(rule_percent(w, 0, lang)[:-1]) for w, c in zip(np.array(row.weights), row.candidates) if c)
+        line = rounding_line(row, lang)
+        assert (line == "") == (total == 100), (i, line)
+        if line:
+            assert f"{total}%" in line
+        seen.add(total == 100)
+    assert seen == {True, False}  # (both sides met in the example)
+
+
+def every_string(lang):
+    """Every text of a language, flattened (tuples and dicts of texts included)."""
+    for key, value in i18n.STRINGS[lang].items():
+        values = value.values() if isinstance(value, dict) else value if isinstance(value, tuple) else [value]
+        for v in values:
+            yield key, v
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_text_repeats_a_word_or_says_a_printer_head(lang):
+    """No string says a word twice in a row ("step step"), nor «testina» for a head."""
+    import re
+    for key, value in every_string(lang):
+        assert not re.search(r"\b(\w+) \1\b", value, re.IGNORECASE), (key, value)
+        assert "testina" not in value, key
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_training_slider_says_step_once(lang):
+    """The slider reads "Training step 3000 of 3000", never "Training step step 3000 of 3000"."""
+    import re
+    from app.views.model import checkpoint_value
+    said = f'{i18n.text(lang, "checkpoint")} {checkpoint_value(3000, lang)}'
+    assert not re.search(r"\b(\w+) \1\b", said, re.IGNORECASE), said
+    assert "3000" in said

@@ -95,7 +95,7 @@ def render_curve(config, step, lang):
 
 
 def checkpoint_value(step, lang):
-    """What the training slider says: "step 790 of 3000" (also as it moves: app/page.py)."""
+    """What the training slider says after its label: "790 of 3000" (also as it moves: app/page.py)."""
     return text(lang, "model_checkpoint_value", step=step, last=model.steps()[-1])
 
 
