@@ -771,6 +771,10 @@ STRINGS["it"].update({
     "heads_more_one": "… e un'altra parola, con meno peso",
     "bars_rounding": "Ogni percentuale è arrotondata da sola: qui sommano a {sum}, non a 100%.",
     "exp_note": "Ogni colonna è calcolata dal numero completo, non da quello arrotondato che vedi: per «{word}» e^{logit} farebbe {approx}, ma il logit completo è {full} e dà {exp}.",
+    "tagline": "Come un transformer calcola l'attenzione, con numeri che puoi rifare a mano.",
+    "tagline_more": "Che cos'è",
+    "for_teachers": "Per chi insegna",
+    "local_link": "Attenzione: questo indirizzo ({host}) si apre solo su questo computer. Per darlo agli studenti pubblica la pagina: la guida «Per chi insegna» spiega come.",
 })
 STRINGS["en"].update({
     "export_png": "Download the image (PNG)",
@@ -866,6 +870,10 @@ STRINGS["en"].update({
     "heads_more_one": "… and one more word, with less weight",
     "bars_rounding": "Each percentage is rounded on its own: here they add up to {sum}, not 100%.",
     "exp_note": "Each column is computed from the full number, not the rounded one you see: for “{word}” e^{logit} would be {approx}, but the full logit is {full} and gives {exp}.",
+    "tagline": "How a transformer computes attention, with numbers you can work out by hand.",
+    "tagline_more": "What is this?",
+    "for_teachers": "For teachers",
+    "local_link": "Note: this address ({host}) opens only on this computer. To give it to students, publish the page: the “For teachers” guide says how.",
 })
 
 
@@ -1007,7 +1015,8 @@ STRINGS["it"].update({
     "model_curve_step": "passo",
     "model_now": "Al passo {step}: loss {loss}; punteggio in contesto {icl}.",
     "model_icl_help": "Il punteggio in contesto è la loss sulla seconda ripetizione di un pezzo meno quella sulla prima: più è sotto lo zero, più il modello usa quello che ha già letto.",
-    "model_jump": "Intorno al passo {step} la loss scende di colpo: è il gradino in cui si forma la testa di induzione. Sposta il cursore prima e dopo e guarda lo strato 2.",
+    "model_jump": "Fra il passo {a} e il passo {b} la linea tratteggiata, il punteggio in contesto, precipita (da {icl_a} a {icl_b}; metà della discesa intorno al passo {step}): il modello comincia a copiare quello che ha già letto, ed è lì che si forma la testa di induzione. La loss, la linea continua, nello stesso tratto scende solo da {loss_a} a {loss_b}. Sposta il cursore prima e dopo e guarda lo strato 2: il peso di una singola casella può oscillare da un passo all'altro mentre la testa si forma, ma la sua media su molte sequenze sale.",
+    "model_jump_plain": "Intorno al passo {step} il punteggio in contesto scende di colpo: è lì che si forma la testa di induzione. Sposta il cursore prima e dopo e guarda lo strato 2.",
     "model_heads_heading": "Le teste: chi guarda chi",
     "model_heads_help": "Una tabella per testa, prima le due di cui parla il corso: le righe sono le posizioni che guardano, le colonne quelle guardate. Ogni riga somma a 100; dopo la diagonale niente (il modello è causale). Le caselle incorniciate (◆) sono il percorso dell'induzione.",
     "model_head_caption": "Strato {layer}, testa {head}",
@@ -1058,7 +1067,8 @@ STRINGS["en"].update({
     "model_curve_step": "step",
     "model_now": "At step {step}: loss {loss}; in-context score {icl}.",
     "model_icl_help": "The in-context score is the loss on a piece's second repeat minus the loss on its first: the further below zero, the more the model uses what it has already read.",
-    "model_jump": "Around step {step} the loss drops suddenly: that is the step where the induction head forms. Move the slider before and after it and watch layer 2.",
+    "model_jump": "Between step {a} and step {b} the dashed line, the in-context score, plunges (from {icl_a} to {icl_b}; half of the drop around step {step}): the model starts copying what it has already read, and that is where the induction head forms. The loss, the solid line, only goes from {loss_a} to {loss_b} over the same steps. Move the slider before and after and watch layer 2: a single cell's weight can wobble from one step to the next while the head forms, but its mean over many sequences rises.",
+    "model_jump_plain": "Around step {step} the in-context score drops suddenly: that is where the induction head forms. Move the slider before and after it and watch layer 2.",
     "model_heads_heading": "The heads: who looks at whom",
     "model_heads_help": "One table per head, first the two the course talks about: rows are the positions that look, columns the positions looked at. Each row sums to 100; nothing after the diagonal (the model is causal). The framed cells (◆) are the induction path.",
     "model_head_caption": "Layer {layer}, head {head}",

@@ -2,6 +2,7 @@
 flat only when it is, a tie is said as a tie, the head cards' "more" line says what it stands
 for, the bars say when their shown parts do not add up to 100, and a dozen words."""
 
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -127,3 +128,23 @@ def test_the_training_slider_says_step_once(lang):
     said = f'{i18n.text(lang, "checkpoint")} {checkpoint_value(3000, lang)}'
     assert not re.search(r"\b(\w+) \1\b", said, re.IGNORECASE), said
     assert "3000" in said
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_model_modes_note_says_which_line_drops_where(lang):
+    """The note names the dashed in-context line's fall between the kept steps around it, with
+    model.json's scores, and the loss's smaller step; the x axis marks 0, 1000, 2000 and 3000."""
+    import json
+    from pathlib import Path
+    from app.views import model as view
+    config = json.loads((Path(__file__).resolve().parent.parent / "model" / "model.json").read_text())
+    kept = {c["step"]: c for c in config["checkpoints"]}
+    said = view.jump_text(config["checkpoints"], view.jump_step(config["curve"]), lang)
+    icl = {s: i18n.num(kept[s]["icl"], lang, 2) for s in (700, 900)}
+    loss = {s: i18n.num(kept[s]["loss"], lang, 2) for s in (700, 900)}
+    assert "700" in said and "900" in said and icl[700] in said and icl[900] in said
+    assert said.index(icl[700]) < said.index(loss[700])  # (the in-context line first, then the loss)
+    assert abs(kept[900]["icl"] - kept[700]["icl"]) > 4 * abs(kept[900]["loss"] - kept[700]["loss"])
+    curve = view.render_curve(config, 790, lang)
+    ticks = re.findall(r'class="tick"[^>]*>([^<]*)</text>', curve)
+    assert [t.split()[-1] for t in ticks if t.split()[-1] in ("0", "1000", "2000", "3000")][-4:] == ["0", "1000", "2000", "3000"]
