@@ -8,7 +8,10 @@ sentence with its cards and only the views it adds (`shows`, the ids of app/rend
 sections without "view-": static/style.css hides the others by `data-show` on #app), puts its
 settings in view (`controls`: the rest stay behind "More settings", each still in the URL), and
 says in a line or two what is new, with one thing to try and its answer behind a disclosure
-(app/i18n.py: path_<id>_title, _text, _try, _answer). The last step is matrix mode: entering
+(app/i18n.py: path_<id>_title, _text, _try, _answer). The answer quotes the numbers of the
+student's own settings, written from the record at every change (app/path_answers.py): a
+switch an earlier step asked for and left on changes them, and the answer with them. The last
+step ends the path with a summary and its ways on (the explorer, the trained model). The last step is matrix mode: entering
 it switches the mode, a step before it switches back (the setting's hook); leaving the path for
 the explorer keeps the mode, and choosing the other mode on a step leaves the path.
 """

@@ -114,3 +114,17 @@ def test_a_link_copied_on_this_computers_address_says_so(phone, base_url):
     page.wait_for_function("document.getElementById('share-status').textContent !== ''")
     said = status.inner_text()
     assert "127.0.0.1" in said and STRINGS["it"]["for_teachers"] in said
+
+
+def test_on_a_phone_a_steps_switch_beside_a_slider_keeps_its_words_whole(phone, base_url):
+    """390 px, step 4: «Dividi per √d_k» and the temperature each take a line (side by side the
+    switch's name broke a syllable a line); a head card's "… and 2 more" is one line wide."""
+    page = phone
+    page.goto(base_url + "?lang=it&step=4")
+    wait_ready(page)
+    switch = page.locator("label:has(#scaled)")
+    assert switch.bounding_box()["width"] > 300 and switch.bounding_box()["height"] < 60
+    page.goto(base_url + "?lang=en&step=9")
+    wait_ready(page)
+    more = page.locator(".head-card .mini-more").first
+    assert more.bounding_box()["height"] < 30  # (one line)
