@@ -6,6 +6,7 @@ import pytest
 from app.heads import HEADS
 from app.i18n import STRINGS
 from tests.e2e.conftest import more_settings, open_page, wait_ready, wait_state
+from tests.e2e.test_access import SHOTS
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +84,9 @@ def test_on_a_phone_the_table_keeps_its_words_and_more_settings_one_column(phone
     word = page.locator('#view-table tr[data-index="1"] th[scope="row"]')
     assert word.is_visible() and abs(word.bounding_box()["x"] - left) < 3
     more_settings(page)
+    page.locator("details.more-settings").scroll_into_view_if_needed()
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "more-settings-it-390.png"))
     box = page.locator("details.more-settings").bounding_box()
     assert box["width"] > 330
     for control in ("label:has(#scaled)", "label:has(#quiz)"):
@@ -99,6 +103,9 @@ def test_on_a_phone_model_mode_shows_every_row_and_readable_axis_words(phone, ba
     assert wraps.count() >= 2
     for i in range(wraps.count()):
         assert wraps.nth(i).evaluate("w => w.scrollHeight <= w.clientHeight + 1"), i
+    page.locator("svg.curve").scroll_into_view_if_needed()
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "model-it-390.png"))
     ticks = page.locator("svg.curve text.tick")
     heights = [ticks.nth(i).bounding_box()["height"] for i in range(ticks.count())]
     assert len(heights) >= 5 and min(heights) >= 11
