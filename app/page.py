@@ -32,13 +32,13 @@ import gc
 import time
 import traceback
 
-from app import contract, editing, guessing, path, render, settings as schema, sharing
+from app import contract, editing, guessing, heads, path, render, settings as schema, sharing
 from app.grid import Grid
 from app.i18n import LANGS, text
 from app.quiz import Session
 from app.remote import Context, Helpers
 from app.row_parts import RowParts
-from app.views import editor as editor_view, model as model_view
+from app.views import editor as editor_view, model as model_view, path as path_view
 from app.views.controls import slope_value, temperature_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
@@ -136,13 +136,16 @@ class Page:
             region("settings").innerHTML = render.render_settings(settings)
             region("share").innerHTML = render.render_share(lang, True, settings.mode, settings.lock)
             region("about").innerHTML = render.render_about(lang, True, settings.mode)
-            region("path").innerHTML = render.render_path(settings)
+            region("path").innerHTML = render.render_path(settings, True, tokens, record)
             shows = path.shows(settings.step, settings.path)  # (a step hides what it does not add: style.css)
             if shows is None:
                 region("app").removeAttribute("data-show")
             else:
                 region("app").setAttribute("data-show", shows)
             self.say_ready(lang)
+        if "editor" in regions and "all" not in regions and settings.mode == "sentence":
+            # (another head: the line under the Head menu says what this one looks for)
+            region("head-about").textContent = text(lang, "head_about_" + heads.HEADS[settings.head].id)
         if settings.mode == "matrix" and "sentence" in regions:  # new Q, K: the mask may (not) apply
             region("controls").innerHTML = render.render_controls(settings)
             region("settings").innerHTML = render.render_settings(settings)
@@ -286,6 +289,7 @@ class Page:
         """Publish the state of the record on screen; `payload` is its JSON when the caller has
         it already. The address follows in a task of its own (`schedule_url`)."""
         payload = payload or contract.state_json_of(self.settings, self.tokens, self.record, self.quiz)
+        self.show_path_answer()
         self.element("attention-state").textContent = payload
         if not self.said_ready:
             self.document.documentElement.dataset.state = "ready"
@@ -293,6 +297,17 @@ class Page:
         self.schedule_url()
         if self.framed:  # (posted by this page's own JavaScript: the host tells widgets apart by it)
             self.helpers.tellHost('{"type": "attention:state", "state": ' + payload + "}")
+
+    def show_path_answer(self):
+        """A step's "try this" and its answer, written again from the record on screen (every
+        change of a setting, a word or a card comes through `publish`): the numbers it quotes are
+        the student's own, whatever an earlier step left switched on."""
+        number = self.settings.step
+        if number is None:
+            return
+        tried, answered = path_view.try_and_answer(self.settings, self.tokens, self.record)
+        self.region("path-try-text").textContent = tried
+        self.region("path-answer").textContent = answered
 
     # -- errors --------------------------------------------------------------------------
 
@@ -436,6 +451,10 @@ class Page:
         self.apply(schema.BY_ATTR["step"], number)
         if number is None:
             self.region("step-start").focus()  # (an embedded widget has none: it stays a step)
+            # (the explorer starts at the page's top: from matrix mode's long last step the focus
+            # alone left the student mid-page, among the settings)
+            if not self.embedded:  # (a widget never scrolls its host's page)
+                self.document.documentElement.scrollTop = 0
             return
         way = self.settings.path
         ends = {"step-prev": (1, "step-next"), "step-next": (path.count(way), "step-prev")}
@@ -459,6 +478,8 @@ class Page:
         "step-next": lambda page: page.go_step(min(path.count(page.settings.path), (page.settings.step or 0) + 1),
                                                "step-next"),
         "step-exit": lambda page: page.go_step(None, "step-start"),
+        "path-end-exit": lambda page: page.go_step(None, "step-start"),
+        "path-end-model": lambda page: page.go_mode("model", "model-back"),
         "copy-link": sharing.copy_link,
         "copy-embed": sharing.copy_embed,
         "copy-exercise": sharing.copy_exercise,

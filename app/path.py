@@ -8,7 +8,10 @@ sentence with its cards and only the views it adds (`shows`, the ids of app/rend
 sections without "view-": static/style.css hides the others by `data-show` on #app), puts its
 settings in view (`controls`: the rest stay behind "More settings", each still in the URL), and
 says in a line or two what is new, with one thing to try and its answer behind a disclosure
-(app/i18n.py: path_<id>_title, _text, _try, _answer). The last step is matrix mode: entering
+(app/i18n.py: path_<id>_title, _text, _try, _answer). The answer quotes the numbers of the
+student's own settings, written from the record at every change (app/path_answers.py): a
+switch an earlier step asked for and left on changes them, and the answer with them. The last
+step ends the path with a summary and its ways on (the explorer, the trained model). The last step is matrix mode: entering
 it switches the mode, a step before it switches back (the setting's hook); leaving the path for
 the explorer keeps the mode, and choosing the other mode on a step leaves the path.
 
@@ -20,6 +23,7 @@ range, 1…COUNT).
 """
 
 import dataclasses
+import importlib
 
 from app.views import registry
 
@@ -37,7 +41,12 @@ class Path:
     id: str  # its name in a link: path=<id>
     steps: tuple  # its Steps, in order
     strings: str = ""  # the prefix of its strings in app/i18n.py (default path_<id>_): <prefix>name,
-    # and <prefix><step id>_title, _text, _try, _answer for each step
+    # and <prefix><step id>_title, _text, _try, _answer for each step; <prefix>end (optional): the
+    # summary that closes its last step
+    # The module that writes its steps' "try this" and answer from the record on screen (its
+    # `try_params(step, tokens)` and `answer(step, settings, tokens, record)`); "": the strings as
+    # they are (an answer that quotes no number of the student's screen).
+    answers: str = ""
 
     @property
     def prefix(self):
@@ -60,7 +69,7 @@ STEPS = (
 )
 COUNT = len(STEPS)
 DEFAULT = "formula"
-FORMULA = registry.add_path(Path(id=DEFAULT, steps=STEPS, strings="path_"))
+FORMULA = registry.add_path(Path(id=DEFAULT, steps=STEPS, strings="path_", answers="app.path_answers"))
 EXPLORER_CONTROLS = ("mask", "self")  # the explorer's settings in view (the others: "More settings")
 
 
@@ -82,6 +91,12 @@ def step_of(number, name=None):
 def step_key(number, key, name=None):
     """The string key of step `number`'s `key` ("title", "text", "try", "answer")."""
     return f"{path_of(name).prefix}{step_of(number, name).id}_{key}"
+
+
+def answers_of(way):
+    """The module that writes `way`'s answers from the record, or None (imported when first asked:
+    it reads the record's modules, which need not load for a path's declaration)."""
+    return importlib.import_module(way.answers) if way.answers else None
 
 
 def controls_in_view(number, name=None):

@@ -34,7 +34,10 @@ from app.views import registry
 registry.load()  # (every view module declares its views: the lists below are theirs)
 
 SATURATED = 0.99  # largest weight at or above this (with ≥ 2 candidates): saturated
-FLAT = 1.5  # largest weight at or below FLAT / candidates: flat
+# Flat: every candidate's weight within this factor of the smallest. A share of the largest
+# (once 1.5 / candidates) called 56% against 44% "more or less the same"; the ratio says of two
+# words what it says of ten: 55/45 is flat, 56/44 is not.
+FLAT_RATIO = 1.25
 
 
 def explain(row, tokens, lang):
@@ -49,7 +52,7 @@ def explain(row, tokens, lang):
     top = max(row.weights)
     if top >= SATURATED:
         return text(lang, "saturated", word=word)
-    if top <= FLAT / len(idx):
+    if top <= FLAT_RATIO * min(row.weights[j] for j in idx):
         return text(lang, "flat", word=word)
     return ""
 
@@ -191,7 +194,7 @@ def render_app(settings, tokens, record, row, notes=(), problems=(), interactive
         f'<header id="header">{render_header(lang)}</header>'
         f'<section id="controls" class="controls">{render_controls(settings, early)}</section>'
         f'<div id="messages" class="messages">{render_messages(notes, problems, lang)}</div>'
-        f'<section id="path" class="path">{render_path(settings, early)}</section>'
+        f'<section id="path" class="path">{render_path(settings, early, tokens, record)}</section>'
         f'<section id="sentence" class="sentence">{render_words(settings, tokens, record, early)}</section>'
         f'<section id="settings" class="settings">'
         f'{render_settings(settings, early)}</section>'

@@ -11,12 +11,23 @@ from app import export, picture, render, settings as schema
 from app.i18n import text
 
 
+def local_host(address):
+    """The host of `address` when only this computer can open it (localhost, 127.x.x.x, [::1]),
+    else None: a link copied there reaches no student."""
+    host = address.split("://", 1)[-1].split("/", 1)[0].rsplit("@", 1)[-1]
+    name = host[:host.index("]") + 1] if host.startswith("[") else host.split(":", 1)[0]
+    return host if name.lower() in ("localhost", "[::1]", "0.0.0.0") or name.startswith("127.") else None
+
+
 def copy(page, value):
     """Put `value` in the visible box, selected, and try the clipboard (two ways), saying which
-    worked (static/page.js, copyText: the clipboard is the page's)."""
+    worked (static/page.js, copyText: the clipboard is the page's); a link of this computer's own
+    address says so, and how to publish the page."""
     lang = page.settings.lang
+    host = local_host(page.address[0])
+    local = "" if host is None else " " + text(lang, "local_link", host=host)
     page.helpers.copyText(page.region("share-text"), page.region("share-status"), value,
-                          text(lang, "copied"), text(lang, "copy_manual"))
+                          text(lang, "copied") + local, text(lang, "copy_manual") + local)
 
 
 def download(page, data, name):

@@ -43,7 +43,6 @@
     return (start > 0 && from < start + 2) || (stop < n && to > stop - 2);
   }
 
-  var READY_SHOWN_MS = 5000;  /* the full page's status says "ready" this long, then goes (style.css) */
 
   var FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
 
@@ -289,15 +288,9 @@
     sayReady: function (ready, note) {
       var status = document.getElementById("status"), under = document.getElementById("status-note");
       var box = document.getElementById("status-box");
-      if (box && !box.dataset.going) {  /* (and at once when the student clicks or types: it floats over the controls) */
-        box.dataset.going = "1";
-        var gone = function () {
-          box.classList.add("gone");
-          ["pointerdown", "keydown"].forEach(function (type) { removeEventListener(type, gone, true); });
-        };
-        setTimeout(gone, READY_SHOWN_MS);
-        ["pointerdown", "keydown"].forEach(function (type) { addEventListener(type, gone, true); });
-      }
+      /* The floating status goes once ready: left over the page it covered the title and the
+         sentence box (on a phone, the first screen), and its note goes with it. */
+      if (box) box.classList.add("gone");
       if (status) status.querySelector(".status-text").textContent = ready;
       if (under && under.textContent !== note) {
         under.style.minHeight = under.offsetHeight + "px";

@@ -106,7 +106,7 @@ def test_the_product_that_decided_it_is_worked_by_hand(lexicons):
     quiz = Session()
     quiz.take_guess(row, 4, pct=40)
     said = feedback(row, tokens, quiz, "it")
-    assert said[0] == "Non proprio: la più guardata è «gatto» (42%); «tappeto» riceve il 25%."
+    assert said[0] == "Non proprio: la più guardata è «gatto» (42%); il peso di «tappeto» è 25%."
     assert said[1] == ("Ha deciso il prodotto di «vivo»: 3 × 0,95 = 2,85 per «gatto», "
                        "contro 3 × 0 = 0 per «tappeto».")
     assert said[2] == "Avevi detto circa 40% per «tappeto»: è 25%."

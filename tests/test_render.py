@@ -61,12 +61,17 @@ def render_everything(text_in, focus=0, mask=False, include_self=False, lang="it
     notes = [state.Note("link_focus_bad", value=text_in), state.Note("link_sentence_bad",
              why=state.Note("empty"))]
     html = render.render_app(s, tokens, record, row, notes=notes)
-    # The page's own link to a new tab (app/views/controls.py) is its one <a>: taken out whole,
+    # The page's own link to a new tab (app/views/controls.py) is one of its three <a>: taken out whole,
     # so that no <a> or href is allowed below.
     own = re.compile(r'<a class="open-top" href="\./" target="_blank" rel="noopener" data-open-top>'
                      r'(Apri in una nuova scheda|Open in a new tab)<span aria-hidden="true"> ↗</span></a>')
     assert len(own.findall(html)) == 1
-    return own.sub("", html)
+    # (and the header's line: its link to the explanation at the end and to the teachers' guide)
+    lines = re.compile(r'<a href="#about">(Che cos&#x27;è|What is this\?)</a><span class="tag-sep"> · </span>'
+                       r'<a class="for-teachers" href="(teachers\.html|teachers\.en\.html)">'
+                       r'(Per chi insegna|For teachers)</a>')
+    assert len(lines.findall(html)) == 1
+    return lines.sub("", own.sub("", html))
 
 
 @settings(max_examples=200, deadline=None)

@@ -18,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tools.guide import write_guides  # noqa: E402
 from tools.serve import PUBLIC  # noqa: E402
 
 NAME = "attention-explorer"
@@ -61,6 +62,7 @@ def make_bundle(out, root=ROOT):
             shutil.copytree(src, folder / item.rstrip("/"), ignore=ignore)
         elif src.exists():
             shutil.copy2(src, folder / item)
+    write_guides(folder)  # the teachers' guide, a page in each language (tools/guide.py)
     for path in sorted(folder.rglob("*")):
         if path.is_file() and GZIPPED_TOO.match(path.relative_to(folder).as_posix()):
             path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes(), 9, mtime=0))

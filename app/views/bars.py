@@ -33,13 +33,23 @@ def bar_item(row, j, tok, lang):
             f'<rect class="bar-fill" width="{width}" height="10"></rect></svg>{value}</li>')
 
 
+def rounding_line(row, lang):
+    """'' or one short line when the bars' shown percentages, each rounded alone, do not add up
+    to 100 (101% with no word said a sum was wrong)."""
+    shown = [int(percent(row.weights[j], lang)[:-1]) for j in range(row.n) if row.candidates[j]]
+    if not shown or sum(shown) == 100:
+        return ""
+    return text(lang, "bars_rounding", sum=f"{sum(shown)}%")
+
+
 def render_bars(row, tokens, lang, word=None):
     """One bar per word (`bar_item`). `word`: the asking row's name when it is not one of
     `tokens` (matrix mode: q1, q2, …)."""
     word = tokens[row.focus].text if word is None else word
     items = "".join(bar_item(row, j, tok, lang) for j, tok in enumerate(tokens))
     return (f'<h2>{esc(text(lang, "bars_heading", word=word))}</h2>'
-            f'<ul class="bars" aria-label="{esc(text(lang, "bars_caption", word=word))}">{items}</ul>')
+            f'<ul class="bars" aria-label="{esc(text(lang, "bars_caption", word=word))}">{items}</ul>'
+            f'<p class="note bars-rounding">{esc(rounding_line(row, lang))}</p>')
 
 
 def bars_patch(before, row, tokens, lang, word=None):
@@ -57,6 +67,7 @@ def bars_patch(before, row, tokens, lang, word=None):
                     ("li.candidate svg", "aria-valuetext", spoken),
                     ("li.candidate .bar-value", "", shown)]
     return changes + [("h2", "", [text(lang, "bars_heading", word=word)]),
+                      ("p.bars-rounding", "", [rounding_line(row, lang)]),
                       ("ul.bars", "aria-label", [text(lang, "bars_caption", word=word)])]
 
 

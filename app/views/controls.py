@@ -10,12 +10,20 @@ from app.views.html import esc
 SLOPE_CONTROL_MAX = 2.0  # the slope slider (control "pos"): 0 (off) to 2 in quarters; links allow up to 10
 
 
+GUIDE = {"it": "teachers.html", "en": "teachers.en.html"}  # the guide's pages in the bundle (tools/guide.py)
+
+
 def render_header(lang):
     """The one-line title (the explanation is at the page's end: render_about); in embed mode
     (CSS) only a small help that opens the explanation, and a link that opens the same state in
     a new tab."""
     return (
-        f'<div class="full-header"><h1>{esc(text(lang, "title"))}</h1></div>'
+        f'<div class="full-header"><h1>{esc(text(lang, "title"))}</h1>'
+        # (one line of what the page is, for a student arriving from a link: the rest is at the
+        # end, #about; and the teachers' guide, a page of the bundle: tools/guide.py)
+        f'<p class="tagline"><span class="tag-text">{esc(text(lang, "tagline"))} </span>'
+        f'<a href="#about">{esc(text(lang, "tagline_more"))}</a><span class="tag-sep"> · </span>'
+        f'<a class="for-teachers" href="{GUIDE[lang]}">{esc(text(lang, "for_teachers"))}</a></p></div>'
         f'<div class="embed-bar"><details class="embed-help"><summary>{esc(text(lang, "help_summary"))}</summary>'
         f'<p><strong>{esc(text(lang, "subtitle"))}</strong> {esc(text(lang, "intro"))}</p></details>'
         # The same state in a tab of its own (static/boot.js gives the link the current address

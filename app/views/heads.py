@@ -3,7 +3,7 @@ multi-head output (concatenation and W_O) with its shapes written out."""
 
 from app import heads
 from app.contract import ALL_HEADS_MAX
-from app.i18n import num, percent, short, text
+from app.i18n import join_words, num, percent, short, text
 from app.views.html import Column, esc, table, tag
 from app.views.query import vec
 from app.views import registry
@@ -35,16 +35,36 @@ def _head_card(h, record, i, tokens, lang, active):
             f'<rect class="bar-fill" width="{num(100 * row.weights[j], "en", 2)}" height="10"></rect></svg>'
             f'<span class="mini-pct">{percent(row.weights[j], lang)}</span></li>'
             for j in idx[:TOP])
-        more = f'<li class="mini-more">… {len(idx) - TOP}</li>' if len(idx) > TOP else ""
+        rest = len(idx) - TOP
+        more = (f'<li class="mini-more">{esc(text(lang, "heads_more_one" if rest == 1 else "heads_more", n=rest))}'
+                '</li>' if rest > 0 else "")
         body = f'<ol class="mini-bars">{items}{more}</ol>'
-        summary = text(lang, "heads_top", word=tokens[idx[0]].text, pct=percent(row.weights[idx[0]], lang))
     else:
-        body, summary = "", text(lang, "heads_nobody")
+        body = ""
+    summary = head_summary(row, tokens, lang)
     mark = f' <span class="head-active">({esc(text(lang, "heads_active"))})</span>' if active else ""
     return (f'<li class="head-card{" active" if active else ""}" data-head="{h}">'
             f'<h3>{esc(name)}{mark}</h3>'
             f'<p class="head-about">{esc(text(lang, "head_about_" + heads.HEADS[h].id))}</p>'
             f'<p class="head-summary">{esc(summary)}</p>{body}</li>')
+
+
+def head_summary(row, tokens, lang):
+    """What a head's row looks at most, as its card shows it: a tie of the shown percentages is
+    said as a tie ("splits evenly over 5 words (20% each)", never "looks mostly at «Il» (20%)")."""
+    idx = [j for j in range(row.n) if row.candidates[j]]
+    if not idx:
+        return text(lang, "heads_nobody")
+    shown = {j: percent(row.weights[j], lang) for j in idx}
+    top = percent(max(row.weights[j] for j in idx), lang)
+    best = [j for j in idx if shown[j] == top]
+    if len(best) == len(idx) and len(idx) > 1:
+        return text(lang, "heads_even", n=len(idx), pct=top)
+    if len(best) > 1:
+        quote = "«{}»" if lang == "it" else "“{}”"
+        return text(lang, "heads_top_tie", words=join_words((quote.format(tokens[j].text) for j in best), lang),
+                    pct=top)
+    return text(lang, "heads_top", word=tokens[best[0]].text, pct=top)
 
 
 def render_heads(record, i, tokens, lang):

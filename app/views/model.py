@@ -13,8 +13,9 @@ from app.views.heatmap import CELLS, row_start, whole_percent
 from app.views.html import esc
 from app.views import registry
 
+LONG_HEAD = 16  # positions: a head's table longer than this scrolls in a box of its own (style.css)
 CURVE_W, CURVE_H = 640, 200  # the loss curve's drawing (SVG units)
-LEFT, RIGHT, TOP, BOTTOM = 44, 14, 30, 26  # its margins: tick labels left, the key above, steps below
+LEFT, RIGHT, TOP, BOTTOM = 58, 14, 30, 26  # its margins: tick labels left, the key above, steps below
 
 
 def quote(s, lang):
@@ -86,8 +87,7 @@ def render_curve(config, step, lang):
         f'<text class="tick" x="{LEFT - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{esc(num(high, lang, 1))}</text>'
         + (f'<text class="tick" x="{LEFT - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{esc(num(low, lang, 1))}</text>'
            if low < 0 else "")
-        + f'<text class="tick" x="{LEFT}" y="{CURVE_H - 6}">{esc(text(lang, "model_curve_step"))} 0</text>'
-        f'<text class="tick" x="{CURVE_W - RIGHT}" y="{CURVE_H - 6}" text-anchor="end">{last}</text>'
+        + x_ticks(x, last, lang)
         + line(losses, "loss") + (line(icls, "icl") if icls else "") + kept
         + f'<line class="now" x1="{x(step):.1f}" y1="{TOP - 4}" x2="{x(step):.1f}" y2="{bottom}"/>'
         + key(LEFT + 10, "loss", text(lang, "model_curve_loss"))
@@ -95,8 +95,20 @@ def render_curve(config, step, lang):
         + "</svg>")
 
 
+def x_ticks(x, last, lang, every=1000):
+    """The training steps marked under the curve (0, 1000, 2000, 3000: at a phone's width the
+    labels stay apart), the axis's name under the first."""
+    marks = list(range(0, int(last) + 1, every)) or [0]
+    bottom = CURVE_H - BOTTOM
+    out = [f'<line class="axis" x1="{x(s):.1f}" y1="{bottom}" x2="{x(s):.1f}" y2="{bottom + 5}"/>'
+           f'<text class="tick" x="{x(s):.1f}" y="{CURVE_H - 4}" '
+           f'text-anchor="{"start" if s == 0 else "end" if s == last else "middle"}">'
+           f'{esc(text(lang, "model_curve_step")) + " " if s == 0 else ""}{s}</text>' for s in marks]
+    return "".join(out)
+
+
 def checkpoint_value(step, lang):
-    """What the training slider says: "step 790 of 3000" (also as it moves: app/page.py)."""
+    """What the training slider says after its label: "790 of 3000" (also as it moves: app/page.py)."""
     return text(lang, "model_checkpoint_value", step=step, last=model.steps()[-1])
 
 
@@ -110,6 +122,29 @@ def render_slider(step, lang, off=""):
                   "temperature checkpoint", step=1, hint=False)
 
 
+def drop_ends(checkpoints):
+    """The kept checkpoints around the in-context score's drop: the last before a tenth of it is
+    done, the first after four fifths are (700 and 900 in the run kept), or None."""
+    scored = [c for c in checkpoints if c.get("icl") is not None]
+    if len(scored) < 2:
+        return None
+    first, last = scored[0]["icl"], scored[-1]["icl"]
+    before = [c for c in scored if c["icl"] > first + 0.1 * (last - first)]
+    after = [c for c in scored if c["icl"] <= first + 0.8 * (last - first)]
+    return (before[-1], after[0]) if before and after and before[-1]["step"] < after[0]["step"] else None
+
+
+def jump_text(checkpoints, jump, lang):
+    """What the chart shows at the drop: the dashed in-context line falls there (the loss, by
+    comparison, only steps down), with the kept steps around it and their scores."""
+    ends = drop_ends(checkpoints)
+    if ends is None:
+        return text(lang, "model_jump_plain", step=jump)
+    a, b = ends
+    return text(lang, "model_jump", step=jump, a=a["step"], b=b["step"], icl_a=num(a["icl"], lang, 2),
+                icl_b=num(b["icl"], lang, 2), loss_a=num(a["loss"], lang, 2), loss_b=num(b["loss"], lang, 2))
+
+
 def render_training(config, step, lang, curve=True):
     """What the training slider shows now: the loss and in-context score at the step, the curve
     (`curve` False: not, for text), and where the loss drops."""
@@ -120,7 +155,7 @@ def render_training(config, step, lang, curve=True):
         f'<h2>{esc(text(lang, "model_training_heading"))}</h2>'
         f'<p class="model-now">{esc(text(lang, "model_now", step=step, loss=num(now["loss"], lang, 3), icl=icl))}</p>'
         + (render_curve(config, step, lang) if curve else "")
-        + (f'<p class="model-jump">{esc(text(lang, "model_jump", step=jump))}</p>' if jump is not None else "")
+        + (f'<p class="model-jump">{esc(jump_text(config["checkpoints"], jump, lang))}</p>' if jump is not None else "")
         + f'<p class="hint">{esc(text(lang, "model_icl_help"))}</p>')
 
 
@@ -200,6 +235,9 @@ def render_head(record, layer, head, focus, lang, mark=None):
     rows = [head_row(record, layer, head, i, focus, lang, mark) for i in range(n)]
     caption = head_caption(record, layer, head, lang)
     named = " named" if head_name(record, layer, head, lang) else ""
+    # (a table of up to LONG_HEAD rows shows them all: in a box of its own the last one, where the
+    # induction path ends, hid below the fold of a phone's screen; longer ones scroll)
+    named += " long" if n > LONG_HEAD else ""
     return (
         f'<div class="model-head{named}" data-head="{layer}-{head}">'
         f'<div class="heatmap-wrap" role="region" tabindex="0" aria-label="{esc(caption)}">'

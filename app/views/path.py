@@ -3,11 +3,13 @@ out to the explorer; the step's title, what it adds, one thing to try and its an
 disclosure. Empty in the explorer."""
 
 from app import path
-from app.i18n import text
+from app.i18n import STRINGS, text
 from app.views.html import esc
 
 
-def render_path(settings, interactive=True):
+def render_path(settings, interactive=True, tokens=None, record=None):
+    """The bar and the step's text; its answer written from `record` (the tokens shown and their
+    record; app/path_answers.py), which the page rewrites in place after every change."""
     number = settings.step
     if number is None:
         return ""
@@ -22,6 +24,7 @@ def render_path(settings, interactive=True):
 
     off = "" if interactive is True else " disabled"
     first, last = (" disabled" if number == 1 else off), (" disabled" if number == count else off)
+    tried, answered = try_and_answer(settings, tokens, record)
     return (
         f'<div class="path-bar" role="group" aria-label="{say("path_bar_aria")}">'
         f'<span class="path-name">{say(way.prefix + "name")}</span>'
@@ -33,6 +36,31 @@ def render_path(settings, interactive=True):
         f'<button type="button" class="secondary" id="step-exit"{off}>{say("path_exit")}</button></div>'
         f'<h2 id="path-title" tabindex="-1">{number}. {own("title")}</h2>'
         f'<p class="path-text">{own("text")}</p>'
-        f'<div class="path-try"><p><strong>{say("path_try")}</strong> {own("try")}</p>'
-        f'<details><summary>{say("path_answer")}</summary><p>{own("answer")}</p></details></div>'
+        f'<div class="path-try"><p><strong>{say("path_try")}</strong> <span id="path-try-text">'
+        f'{esc(tried)}</span></p>'
+        f'<details><summary>{say("path_answer")}</summary><p id="path-answer">'
+        f'{esc(answered)}</p></details></div>'
+        + (render_end(lang, off, way.prefix) if number == count else "")
     )
+
+
+def try_and_answer(settings, tokens, record):
+    """Step `settings.step`'s "try this" and its answer, as plain text: written from the record on
+    screen where its path has a module for that (path.Path.answers), else its strings."""
+    way, number, lang = path.path_of(settings.path), settings.step, settings.lang
+    step, live = way.steps[number - 1], path.answers_of(way)
+    params = live.try_params(step, tokens or []) if live else {}
+    tried = text(lang, path.step_key(number, "try", way.id), **params)
+    if live:
+        return tried, live.answer(step, settings, tokens or [], record)
+    return tried, text(lang, path.step_key(number, "answer", way.id))
+
+
+def render_end(lang, off="", prefix="path_"):
+    """The path's last words (its string <prefix>end, if it has one: what it went through), and the
+    ways on (the explorer, the trained model)."""
+    summary = STRINGS[lang].get(prefix + "end")
+    return (f'<div class="path-end">{"" if summary is None else f"<p>{esc(summary)}</p>"}'
+            f'<p class="path-end-ways"><button type="button" id="path-end-exit"{off}>{esc(text(lang, "path_end_explore"))}'
+            f'</button> <button type="button" class="secondary" id="path-end-model"{off}>'
+            f'{esc(text(lang, "path_end_model"))}</button></p></div>')

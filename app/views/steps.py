@@ -2,7 +2,9 @@
 weight and percentage, with the totals. Every number checks by hand against its row."""
 
 import functools
+import math
 
+from app import attention
 from app.i18n import num, percent, short, text
 from app.views.html import Cell, Column, esc, table, table_rows
 from app.views.query import vec
@@ -51,6 +53,21 @@ def rounding_note(row, lang):
     if not shown or tenths == 1000:
         return ""
     return text(lang, "rounding_note", sum=num(tenths / 10, lang, PERCENT_DECIMALS) + "%")
+
+
+def exp_note(row, tokens, lang):
+    """'' or, when e^(the logit as shown) differs in a shown digit from the e^logit shown, one line
+    saying that each column comes from the full value, with the first such word as its example
+    (e^0,998 = 2,713, while the table's 2,711 is e^0,9975)."""
+    for j in range(row.n):
+        if not row.candidates[j] or row.exps[j] is None:
+            continue
+        logit = float(num(row.logits[j], "en").replace("−", "-"))
+        if logit < attention.EXP_CAP and num(math.exp(logit), lang) != num(row.exps[j], lang):
+            return text(lang, "exp_note", word=tokens[j].text, logit=num(row.logits[j], lang),
+                        approx=num(math.exp(logit), lang), full=short(row.logits[j], lang, 6),
+                        exp=num(row.exps[j], lang))
+    return ""
 
 
 def step_values(row, j, tok, lang, biased):
@@ -105,6 +122,7 @@ def render_table(row, tokens, lang, word=None):
     else:
         foot = [(t("total"), [Cell("—", until="percent")], {})]
     note = rounding_note(row, lang)
+    from_full = exp_note(row, tokens, lang)
     return (
         f'<h2>{t("steps_heading")}</h2>'
         f'<p class="formula">{esc(formula(record, lang))}</p>'
@@ -112,6 +130,7 @@ def render_table(row, tokens, lang, word=None):
         f'<div class="table-wrap" role="region" tabindex="0" aria-label="{t("steps_heading")}">'
         + table(columns, body, t("table_caption", word=word, divisor=divisor), foot, class_="steps")
         + "</div>" + (f'<p class="note rounding">{esc(note)}</p>' if note else "")
+        + f'<p class="note exp-full">{esc(from_full)}</p>'
     )
 
 
@@ -139,6 +158,7 @@ def table_patch(before, row, tokens, lang, word=None):
                     for key, value in zip(("exp-sum", "weight-sum", "percent-sum"), _totals(row, lang))]
     if note:
         changes.append(("p.note.rounding", "", [note]))
+    changes.append(("p.note.exp-full", "", [exp_note(row, tokens, lang)]))
     return changes
 
 

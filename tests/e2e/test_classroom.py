@@ -50,7 +50,7 @@ def test_guess_first_hides_the_answer_until_a_guess_then_reveals_it(quiz_page):
     assert state["quiz"] == {"guess": 3, "winners": [1], "correct": False, "right": 0, "tried": 1}
     assert all(page.locator(sel).first.is_visible() for sel in ANSWER)
     said = page.locator("#announce").text_content()
-    assert said.startswith("Non proprio: la più guardata è «gatto» (42%); «sul» riceve il 10%.")
+    assert said.startswith("Non proprio: la più guardata è «gatto» (42%); il peso di «sul» è 10%.")
     assert "3 × 0,95 = 2,85" in page.locator(".quiz-feedback").text_content()
     assert page.evaluate("document.activeElement.id") == "next-word"
     assert page.locator(".quiz-score p").text_content() == "Punteggio: 0 su 1"

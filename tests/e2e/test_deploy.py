@@ -394,7 +394,7 @@ def test_files_edited_in_the_deployed_folder_are_what_the_next_visit_runs(browse
         made = poll(page, SNAPSHOT_MADE)
         edit(folder / "lexicon" / "it.csv", "\ncane,0.95,0.05,0.1,0\n", "\ncane,0.5,0.5,0,0\n")
         edit(folder / "lexicon" / "gpl" / "it.txt", "= 0 0.2 0.8 0 abstract\n", "= 0 0.2 0.8 0 abstract\nzorblat\n")
-        edit(folder / "app" / "app.zip", "Pronto: scegli una parola.", "Pronto, modificato: scegli.", member="i18n.py")
+        edit(folder / "app" / "app.zip", "Pronto: la pagina ricalcola a ogni tua scelta.", "Pronto, modificato: scegli.", member="i18n.py")
         page.reload()
         wait_ready(page)
         assert page.evaluate(START) == "snapshot"

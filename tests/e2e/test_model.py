@@ -81,7 +81,7 @@ def test_the_slider_shows_the_induction_head_forming(model_page):
     state = wait_state(page, f"s.model.checkpoint === {STEPS[0]}")
     first = state["model"]["attention"][LAYER][HEAD][7][4]
     assert first < 0.5
-    assert f"step {STEPS[0]} of {STEPS[-1]}" in page.locator("#checkpoint-value").inner_text()
+    assert page.locator("#checkpoint-value").inner_text().strip() == f"{STEPS[0]} of {STEPS[-1]}"  # (after "Training step")
     page.keyboard.press("End")
     state = wait_state(page, f"s.model.checkpoint === {STEPS[-1]}")
     row = state["model"]["attention"][LAYER][HEAD][7]

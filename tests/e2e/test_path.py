@@ -14,6 +14,7 @@ from app.views import registry
 from tests.e2e.conftest import (FRAME_POLL_MS, READY_TIMEOUT, get_state, new_context, open_host, open_page,
                                 wait_ready, wait_state)
 from tests.e2e.test_access import SHOTS, axe_violations
+from tests.path_reference import WORDS, expected, quoted, where
 from tests.reference import W_Q, attention_matrix, lexicon_cards, rule_percent
 
 # Every view, by its id, and the element a step hides when it does not show it (the registry's:
@@ -28,7 +29,7 @@ SHOWN = {
     12: ("steps", "bars", "table", "heatmap"),
 }
 COUNT = len(SHOWN)
-SHOT_STEPS = (1, 6, 12)
+SHOT_STEPS = tuple(range(1, COUNT + 1))  # (every step, at 1280 and 360 px: docs/testing.md)
 
 
 def shown_views(page):
@@ -239,3 +240,103 @@ def test_the_made_css_hides_a_new_view_on_the_steps_that_do_not_name_it(browser,
     page.evaluate("document.querySelector('.analysis').dataset.view = 'made-up'")
     assert page.evaluate(shown)
     context.close()
+
+
+# -- every answer against the screen -------------------------------------------------------
+
+
+def click_word(page, word):
+    """Click `word` of the sentence on screen (found in the state, wherever a swap put it)."""
+    i = where(get_state(page), word)
+    page.locator(f'label.word[data-index="{i}"]').click()
+    return wait_state(page, f"s.focus === {i}")
+
+
+def do_task(page, n, lang):
+    """Step n's "try this", done as a student does it (step 6: the mask, the second word, then the
+    word itself ticked, which stays on for the steps after it)."""
+    word = WORDS[lang]
+    if n in (2, 3, 5, 7, 9, 11):
+        click_word(page, word["slept"])
+    elif n == 4:
+        click_word(page, word["slept"])
+        page.locator("#scaled").uncheck()
+        wait_state(page, "s.scaled === false")
+    elif n == 6:
+        page.locator("#mask").check()
+        page.locator('label.word[data-index="1"]').click()
+        wait_state(page, "s.mask && s.focus === 1")
+        page.locator("#self").check()
+        wait_state(page, "s.include_self === true")
+    elif n == 10:
+        page.locator("#mask").uncheck()
+        wait_state(page, "s.mask === false")
+        click_word(page, word["slept"])
+        before = [t["text"] for t in get_state(page)["tokens"]]
+        page.locator("#swap").click()
+        wait_state(page, f"JSON.stringify(s.tokens.map(t => t.text)) !== {json.dumps(json.dumps(before))}")
+    elif n == 12:
+        page.locator("#mm-random").click()
+        wait_state(page, "s.matrix && s.matrix.queries.length === 8")
+        page.locator("#mask").check()
+        wait_state(page, "s.mask === true")
+
+
+def check_answer(page, n, lang):
+    """The revealed answer of step n quotes exactly numpy's numbers for the state on screen."""
+    state = wait_state(page, f"s.step === {n}")
+    details = page.locator(".path-try details")
+    if not details.evaluate("d => d.open"):
+        page.locator(".path-try summary").click()
+    said = page.locator("#path-answer").inner_text()
+    assert page.locator("#path-answer").is_visible()
+    assert quoted(said) == expected(path_steps[n - 1], state, lang), (n, said, state["include_self"])
+
+
+path_steps = ("cards", "query", "dots", "scale", "softmax", "mask", "values", "matrix", "heads", "order", "layer2",
+              "hands-on")
+
+
+def test_every_answer_quotes_the_numbers_on_screen_walking_on_and_opening_each_step(walk):
+    """Walking the path with Next, each step's task done (step 6 leaves the mask and the word itself
+    on, step 4 the scale off), every answer quotes numpy's numbers for the state on screen; so does
+    each step opened fresh from its link, before and after its task."""
+    page, lang = walk, walk.lang
+    base = page.url.split("?")[0]
+    page.goto(base + f"?lang={lang}&step=1")
+    wait_ready(page)
+    for n in range(1, COUNT + 1):
+        if n > 1:
+            page.locator("#step-next").click()
+        at_step(page, n)
+        check_answer(page, n, lang)
+        do_task(page, n, lang)
+        check_answer(page, n, lang)
+    for n in range(1, COUNT + 1):
+        page.goto(base + f"?lang={lang}&step={n}")
+        wait_ready(page)
+        check_answer(page, n, lang)
+        do_task(page, n, lang)
+        check_answer(page, n, lang)
+
+
+def test_the_last_step_closes_the_path_and_its_way_out_lands_at_the_top(walk):
+    """Step 12 ends with a summary and two ways on; "Explore everything" there opens the explorer
+    scrolled to the page's top, and "A trained model" opens model mode."""
+    page, strings = walk, STRINGS[walk.lang]
+    page.goto(page.url.split("?")[0] + f"?lang={walk.lang}&step={COUNT}")
+    wait_ready(page)
+    end = page.locator(".path-end")
+    assert end.is_visible() and strings["path_end"][:20] in end.inner_text()
+    page.evaluate("scrollTo(0, document.documentElement.scrollHeight)")
+    page.locator("#path-end-exit").click()
+    at_step(page, None)
+    page.wait_for_function("scrollY === 0")
+    assert page.locator("#path").inner_text() == ""
+    page.locator("#step-start").click()
+    at_step(page, 1)
+    page.goto(page.url.split("?")[0] + f"?lang={walk.lang}&step={COUNT}")
+    wait_ready(page)
+    page.locator("#path-end-model").click()
+    state = wait_state(page, "s.mode === 'model'")
+    assert state["step"] is None

@@ -217,7 +217,7 @@ def test_module_changed_in_the_archive_runs_as_changed(browser, base_url):
     def edited(route):
         response = route.fetch()
         route.fulfill(response=response, body=archive_edited(
-            response.body(), "i18n.py", "Pronto: scegli una parola.", "Pronto, modificato: scegli."))
+            response.body(), "i18n.py", "Pronto: la pagina ricalcola a ogni tua scelta.", "Pronto, modificato: scegli."))
 
     context.route(base_url + "app/app.zip", edited)
     page = context.new_page()
