@@ -50,11 +50,14 @@ ALLOWED_TAGS = {"header", "div", "h1", "h2", "p", "details", "summary", "strong"
                 "br", "ul", "li", "svg", "rect", "table", "caption", "thead", "tbody", "tfoot", "tr",
                 "th", "td", "textarea"}
 ALLOWED_TAGS |= {"progress"}  # the package button's progress (app/views/controls.py)
-# The tags in #app, less the page's own one <a> (the embedded widget's "open in a new tab"): left
-# out only while it is the one <a> there, in its place, so an injected one still counts.
-TAGS = """(() => { const all = [...document.querySelectorAll('#app *')], links = document.querySelectorAll('#app a');
-  const own = links.length === 1 && links[0].matches('.embed-bar > a.open-top[data-open-top]') ? links[0] : null;
-  return all.filter(e => e !== own).map(e => e.localName); })()"""
+# The tags in #app, less the page's own three <a> (the embedded widget's "open in a new tab", the
+# header line's "what is this?" and "for teachers"): left out only while they are the only <a>
+# there, each in its place, so an injected one still counts.
+TAGS = """(() => { const all = [...document.querySelectorAll('#app *')], links = [...document.querySelectorAll('#app a')];
+  const own = links.filter(a => a.matches('.embed-bar > a.open-top[data-open-top], '
+    + '.full-header > .tagline > a[href="#about"]:not([class]), .full-header > .tagline > a.for-teachers'));
+  const mine = links.length === 3 && own.length === 3 ? own : [];
+  return all.filter(e => !mine.includes(e)).map(e => e.localName); })()"""
 
 
 def assert_nothing_ran(page):

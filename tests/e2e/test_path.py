@@ -70,6 +70,7 @@ def test_every_step_shows_what_it_adds_with_its_link_and_is_accessible(walk):
         assert page.locator(".path-try").is_visible() and not page.locator(".path-try details p").is_visible()
         assert sorted(shown_views(page)) == sorted(SHOWN[n]), n
         assert page.locator("label.word, #mm-q").first.is_visible()  # the sentence (matrix mode: Q) stays
+        assert not page.locator('.tagline a[href="#about"]').is_visible()  # (its explanation is hidden on a step)
         assert state["mode"] == ("matrix" if n == COUNT else "sentence")
         page.wait_for_function(f"new URLSearchParams(location.search).get('step') === '{n}'")
         assert axe_violations(page) == [], f"step {n}, 1280 px"
