@@ -39,7 +39,7 @@ from app.quiz import Session
 from app.remote import Context, Helpers
 from app.row_parts import RowParts
 from app.views import editor as editor_view, model as model_view, path as path_view
-from app.views.controls import slope_value, temperature_value
+from app.views.controls import checkpoint_value, slope_value, temperature_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
 # The controls whose values the page's thread sends with every event (the only ones read by id).
@@ -50,7 +50,7 @@ READ = ("sentence-input", "mm-q", "mm-k", "mm-v", "cmp-text", "cmp-step", "swap-
 # tab: they show nothing not guessed yet), and the buttons that still act (links, the guess's).
 LOCK_OPEN = ("focus", "view", "word")
 LOCK_CLICKS = ("copy-link", "copy-embed", "copy-exercise", "copy-exercise-embed", "next-word")
-SLIDERS = {"temp": temperature_value, "pos": slope_value, "checkpoint": model_view.checkpoint_value}
+SLIDERS = {"temp": temperature_value, "pos": slope_value, "checkpoint": checkpoint_value}
 
 
 class Page:

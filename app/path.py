@@ -109,9 +109,3 @@ def shows(number, name=None):
     """What #app's data-show says at step `number` (None: the explorer, which shows all)."""
     step = step_of(number, name)
     return None if step is None else " ".join(step.shows) or "cards"
-
-
-def on_step(view_id, number, name=None):
-    """Whether step `number` of the path `name` shows the view `view_id` (None: the explorer)."""
-    step = step_of(number, name)
-    return step is not None and view_id in step.shows

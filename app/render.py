@@ -15,7 +15,7 @@ place.
 
 from app import settings as schema
 from app.i18n import text
-from app.views.bars import announcement, bars_patch
+from app.views.bars import announcement, bars_patch, explain
 from app.views import matrix_mode
 from app.views import model as model_view
 from app.views.controls import render_about, render_controls, render_header, render_settings, render_share
@@ -25,37 +25,13 @@ from app.views.heatmap import heatmap_rows
 from app.views.html import esc
 from app.views.messages import render_messages
 from app.views.path import render_path
-from app.views.query import render_query, render_query_about
+from app.views.query import query_section
 from app.views.quiz import quiz_announcement, render_quiz
 from app.views.sentence import render_sentence
 from app.views.steps import table_patch
 from app.views import registry
 
 registry.load()  # (every view module declares its views: the lists below are theirs)
-
-SATURATED = 0.99  # largest weight at or above this (with ≥ 2 candidates): saturated
-# Flat: every candidate's weight within this factor of the smallest. A share of the largest
-# (once 1.5 / candidates) called 56% against 44% "more or less the same"; the ratio says of two
-# words what it says of ten: 55/45 is flat, 56/44 is not.
-FLAT_RATIO = 1.25
-
-
-def explain(row, tokens, lang):
-    """Sentences that explain an empty, one-candidate, saturated or flat row, or ''."""
-    word = tokens[row.focus].text
-    idx = [j for j, c in enumerate(row.candidates) if c]
-    if not idx:
-        key = "no_candidates_alone" if len(tokens) == 1 else "no_candidates_first"
-        return text(lang, key, word=word)
-    if len(idx) == 1:
-        return text(lang, "one_candidate", other=tokens[idx[0]].text)
-    top = max(row.weights)
-    if top >= SATURATED:
-        return text(lang, "saturated", word=word)
-    if top <= FLAT_RATIO * min(row.weights[j] for j in idx):
-        return text(lang, "flat", word=word)
-    return ""
-
 
 def view_tabs(view, lang, interactive=True, locked=False):
     """The view choice of an embedded widget: native radio buttons styled as tabs (`locked`, a
@@ -75,13 +51,6 @@ def view_tabs(view, lang, interactive=True, locked=False):
 ROW_PARTS = registry.row_parts()
 
 
-def query_section(row, tokens, lang, query_html=None):
-    """The selected word's question (`query_html`: its row part, when rendered already)."""
-    query_html = render_query(row, tokens, lang) if query_html is None else query_html
-    return (f'<section id="view-query" class="query" aria-label="{esc(text(lang, "query_aria"))}">'
-            f'<div id="query-row">{query_html}</div>{render_query_about(row.record, lang)}</section>')
-
-
 def render_row_views(row, tokens, lang, skip=()):
     """The views that show the selected row: query, bars (with its explanation), steps,
     output, every head side by side and the multi-head output (matrix mode: bars and
@@ -90,12 +59,6 @@ def render_row_views(row, tokens, lang, skip=()):
     word = text(lang, "mm_row", i=row.focus + 1) if matrix else None
     return {view.id: view.row(row, tokens, lang, word) for view in registry.views("matrix" if matrix else "sentence")
             if view.row is not None and view.id not in skip}
-
-
-def explain_html(row, tokens, lang):
-    """The bars' explanation; empty (and not shown) when the row needs none, so a word
-    click only changes its text."""
-    return f'<p class="explain">{esc(explain(row, tokens, lang))}</p>'
 
 
 def row_changes(befores, row, tokens, lang):

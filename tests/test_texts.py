@@ -124,7 +124,7 @@ def test_no_text_repeats_a_word_or_says_a_printer_head(lang):
 def test_the_training_slider_says_step_once(lang):
     """The slider reads "Training step 3000 of 3000", never "Training step step 3000 of 3000"."""
     import re
-    from app.views.model import checkpoint_value
+    from app.views.controls import checkpoint_value
     said = f'{i18n.text(lang, "checkpoint")} {checkpoint_value(3000, lang)}'
     assert not re.search(r"\b(\w+) \1\b", said, re.IGNORECASE), said
     assert "3000" in said

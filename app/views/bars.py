@@ -4,6 +4,36 @@ from app.i18n import num, percent, text
 from app.views.html import esc
 from app.views import registry
 
+SATURATED = 0.99  # largest weight at or above this (with ≥ 2 candidates): saturated
+# Flat: every candidate's weight within this factor of the smallest. A share of the largest
+# (once 1.5 / candidates) called 56% against 44% "more or less the same"; the ratio says of two
+# words what it says of ten: 55/45 is flat, 56/44 is not.
+FLAT_RATIO = 1.25
+
+
+def explain(row, tokens, lang):
+    """Sentences that explain an empty, one-candidate, saturated or flat row, or ''."""
+    word = tokens[row.focus].text
+    idx = [j for j, c in enumerate(row.candidates) if c]
+    if not idx:
+        key = "no_candidates_alone" if len(tokens) == 1 else "no_candidates_first"
+        return text(lang, key, word=word)
+    if len(idx) == 1:
+        return text(lang, "one_candidate", other=tokens[idx[0]].text)
+    top = max(row.weights)
+    if top >= SATURATED:
+        return text(lang, "saturated", word=word)
+    if top <= FLAT_RATIO * min(row.weights[j] for j in idx):
+        return text(lang, "flat", word=word)
+    return ""
+
+
+def explain_html(row, tokens, lang):
+    """The bars' explanation; empty (and not shown) when the row needs none, so a word
+    click only changes its text."""
+    return f'<p class="explain">{esc(explain(row, tokens, lang))}</p>'
+
+
 
 def bar_values(row, j, lang):
     """A candidate bar's (fill width, aria-valuenow, aria-valuetext, shown percentage)."""
@@ -100,7 +130,6 @@ def _row_part(row, tokens, lang, word):
     one-candidate, saturated or flat row (app/render.py)."""
     if word is not None:
         return render_bars(row, tokens, lang, word)
-    from app.render import explain_html  # (app/render.py imports this module)
     return render_bars(row, tokens, lang) + explain_html(row, tokens, lang)
 
 

@@ -3,7 +3,7 @@
 
 import math
 
-from app import i18n, path, settings as schema
+from app import i18n, model, path, settings as schema
 from app.i18n import short, text
 from app.views.html import esc
 
@@ -106,6 +106,20 @@ def slider(name, said, low, high, position, lang, off, klass="temperature", step
             + (f'<small>{esc(text(lang, name + "_hint"))}</small>' if hint else "") + '</div>')
 
 
+def checkpoint_value(step, lang):
+    """What the training slider says after its label: "790 of 3000" (also as it moves: app/page.py)."""
+    return text(lang, "model_checkpoint_value", step=step, last=model.steps()[-1])
+
+
+def checkpoint_slider(step, lang, off=""):
+    """The training slider, in the settings (name="checkpoint": its position is the kept
+    checkpoint's index; a step moved to redraws the views, not the slider being dragged)."""
+    kept = model.steps()
+    index = kept.index(step) if step in kept else len(kept) - 1
+    return slider("checkpoint", checkpoint_value(kept[index], lang), 0, len(kept) - 1, index, lang, off,
+                  "temperature checkpoint", step=1, hint=False)
+
+
 def temperature_slider(t, lang, off):
     """The temperature T on a doubling scale (each step × 2^¼), ⅛ to 8."""
     low, high = schema.TEMPERATURE_CONTROL
@@ -176,10 +190,8 @@ def render_settings(settings, interactive=True):
     lang = settings.lang
     off = "" if interactive is True else " disabled"
     if settings.mode == "model":  # the trained model: the training slider, none of the designed heads'
-        from app import model
-        from app.views.model import render_slider
         try:
-            slider_html = render_slider(model.nearest_step(settings.checkpoint), lang, off)
+            slider_html = checkpoint_slider(model.nearest_step(settings.checkpoint), lang, off)
         except model.Unavailable:
             slider_html = ""
         return (f'<h2 class="sr-only">{esc(text(lang, "settings_aria"))}</h2><div class="options">'

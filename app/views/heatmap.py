@@ -157,11 +157,8 @@ SMALL_GRID = 10  # words: a grid this narrow shares the width with the new card 
 def _section(ctx):
     """The grid of every row; in sentence mode a small one leaves room beside it on a wide screen
     (the new card goes there, style.css); in matrix mode its rows are q1, q2, …; in model mode one
-    table per layer and head (app/views/model.py)."""
+    table per layer and head, which app/views/model.py draws (registry.add_draw)."""
     settings, record = ctx.settings, ctx.record
-    if settings.mode == "model":
-        from app.views.model import heads_section  # (it imports this module)
-        return heads_section(ctx)
     if settings.mode == "matrix":
         names = [text(ctx.lang, "mm_row", i=i + 1) for i in range(record.n_q)]
         small = ""

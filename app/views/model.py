@@ -107,21 +107,6 @@ def x_ticks(x, last, lang, every=1000):
     return "".join(out)
 
 
-def checkpoint_value(step, lang):
-    """What the training slider says after its label: "790 of 3000" (also as it moves: app/page.py)."""
-    return text(lang, "model_checkpoint_value", step=step, last=model.steps()[-1])
-
-
-def render_slider(step, lang, off=""):
-    """The training slider, in the settings (name="checkpoint": its position is the kept
-    checkpoint's index; a step moved to redraws the views, not the slider being dragged)."""
-    from app.views.controls import slider  # (the settings' sliders, one markup)
-    kept = model.steps()
-    index = kept.index(step) if step in kept else len(kept) - 1
-    return slider("checkpoint", checkpoint_value(kept[index], lang), 0, len(kept) - 1, index, lang, off,
-                  "temperature checkpoint", step=1, hint=False)
-
-
 def drop_ends(checkpoints):
     """The kept checkpoints around the in-context score's drop: the last before a tenth of it is
     done, the first after four fifths are (700 and 900 in the run kept), or None."""
@@ -347,6 +332,7 @@ PREDICTIONS = registry.add(registry.View(
     draw=lambda ctx: registry.section("predictions", render_predictions(ctx.record, ctx.settings.focus, ctx.lang),
                                       "model-predictions", view=False)))
 ABOUT = registry.add(registry.View(id="model-about", place=220, modes=MODEL, draw=_about))
+registry.add_draw("heatmap", "model", heads_section)
 
 
 def announcement(record, focus, lang):

@@ -59,8 +59,14 @@ def render_query_about(record, lang):
 
 
 def _section(ctx):
-    from app.render import query_section  # (the quiz shows it alone too; app/render.py imports this module)
     return query_section(ctx.row, ctx.tokens, ctx.lang, ctx.part("query"))
+
+
+def query_section(row, tokens, lang, query_html=None):
+    """The selected word's question (`query_html`: its row part, when rendered already)."""
+    query_html = render_query(row, tokens, lang) if query_html is None else query_html
+    return (f'<section id="view-query" class="query" aria-label="{esc(text(lang, "query_aria"))}">'
+            f'<div id="query-row">{query_html}</div>{render_query_about(row.record, lang)}</section>')
 
 
 VIEW = registry.add(registry.View(

@@ -87,6 +87,7 @@ def section(view_id, inner, css_class, view=True):
 
 _VIEWS = {}
 _PATHS = {}
+_DRAWS = {}  # {(view id, mode): draw}: a view drawn by another module in that mode (`add_draw`)
 _loaded = []
 
 
@@ -122,7 +123,8 @@ def add_path(path):
 
 
 def load():
-    """Import every module of app/views/ once (each declares its views)."""
+    """Import every module of app/views/ once (each declares its views), and app/path.py (the
+    formula's path), by name: the modules that declare import this one, never the other way."""
     if _loaded:
         return
     _loaded.append(True)
@@ -130,7 +132,7 @@ def load():
     for name in sorted(os.listdir(folder)):
         if name.endswith(".py") and not name.startswith("_"):
             importlib.import_module(f"app.views.{name[:-3]}")
-    from app import path  # (the formula's path; it names views, so it is checked against them)
+    path = importlib.import_module("app.path")  # (the formula's path; it names views, so it is checked against them)
     for way in _PATHS.values():
         for step in way.steps:
             unknown = set(step.shows) - set(_VIEWS)
@@ -162,12 +164,22 @@ def drawn(ctx, mode, following=True):
     """The sections of the views `mode` draws, in their order: those the explorer shows, and on
     a step of a guided path those it names (a view only a step shows is drawn there alone).
     `following` False: only those that do not follow the selected row."""
-    from app import path
     settings = ctx.settings
-    return "".join(view.draw(ctx) for view in views(mode)
+    step = None
+    if settings.step is not None:  # (the path named, else the first declared: the formula's)
+        way = _PATHS.get(settings.path) or next(iter(_PATHS.values()))
+        step = way.steps[settings.step - 1]
+    return "".join(_DRAWS.get((view.id, mode), view.draw)(ctx) for view in views(mode)
                    if view.draw is not None and (following or view.row is None)
                    and not (settings.lock and view.every_row)
-                   and (view.explorer or path.on_step(view.id, settings.step, settings.path)))
+                   and (view.explorer or step is not None and view.id in step.shows))
+
+
+def add_draw(view_id, mode, draw):
+    """Another module draws the view `view_id` in `mode` (`draw(ctx)`: its whole section): the
+    module of that mode, which knows what the view shows there (model mode's heatmap: one table
+    per layer and head, app/views/model.py)."""
+    _DRAWS[(view_id, mode)] = draw
 
 
 def row_parts():
