@@ -178,7 +178,7 @@ def row_fields(settings, tokens, record, quiz=None):
     else:
         rows = [{"index": j, "candidate": row.candidates[j], "dot": row.dots[j],
                  "logit": row.logits[j], "weight": row.weights[j],
-                 "percent": i18n.percent(row.weights[j], lang, 1) if row.candidates[j] else None}
+                 "percent": i18n.percent(row.weights[j], lang, "table") if row.candidates[j] else None}
                 for j in range(row.n)]
     return {"focus": None if row is None else row.focus,
             "query": None if row is None else list(row.query),

@@ -47,7 +47,7 @@ def commit_cell(page, cell):
     page.render(page.settings.copy(**{matrix: edited}), page.lexicon_tokens, ())
     if matrix == "cards":  # the cards under the words follow
         page.region("sentence").innerHTML = render.render_words(page.settings, page.tokens, page.record)
-    shown = short(value, lang, 6)
+    shown = short(value, lang, "full")
     cell.dataset.value = cell.value = shown
     changed = value != float(cell.dataset.designed)
     cell.classList.toggle("edited", changed)

@@ -54,7 +54,7 @@ def steps_csv(row, tokens, lang):
             [tok.text] + [_full(v, lang) for v in tok.card] + [STATUS[lang][status]]
             + [_full(row.dots[j] if shown else None, lang), _full(row.logits[j] if shown else None, lang),
                _full(row.exps[j], lang), _full(row.weights[j], lang),
-               i18n.percent(row.weights[j], lang, 1)])
+               i18n.percent(row.weights[j], lang, "table")])
     if row.output is not None:
         label = OUTPUT_LABEL[lang].format(word=tokens[row.focus].text)
         writer.writerow([label] + [_full(v, lang) for v in row.output]

@@ -1,10 +1,11 @@
 """Every string the page shows, in Italian and English, and numbers written for each language.
 
-`text(lang, key, **params)` fills a template; `num(x, lang, decimals)` writes a number
-with the language's decimal mark (Italian: comma) and a true minus sign.
+`text(lang, key, **params)` fills a template; `num(x, lang, kind)` writes a number with the
+digits of its kind, the language's decimal mark (Italian: comma) and a true minus sign
+(app/numbers.py).
 """
 
-import functools
+from app.numbers import half_up, num, percent, short  # noqa: F401  (how numbers are written: app/numbers.py)
 
 LANGS = ("it", "en")
 DEFAULT_LANG = "it"
@@ -881,50 +882,6 @@ def text(lang, key, **params):
     """The string `key` in `lang`, with `{name}` placeholders filled."""
     template = STRINGS[lang][key]
     return template.format(**params) if params else template
-
-
-def half_up(x, decimals):
-    """|x| × 10**decimals as a whole number, by the page's rounding rule.
-
-    The rule (README, "Numbers on the page"): write the number with 15 significant
-    digits, then round half up to the digits shown. 0.2875 → 0.287500000000000 → 0.288
-    (plain float formatting gives 0.287, since 0.2875 is 0.28749999… in binary). Integer
-    arithmetic on the 15 digits: the browser's trimmed standard library has no `decimal`.
-    """
-    mantissa, exponent = format(abs(x), ".14e").split("e")  # d.dddddddddddddd, 15 digits
-    digits = int(mantissa.replace(".", ""))
-    shift = int(exponent) - 14 + decimals  # |x|·10**decimals = digits · 10**shift
-    if shift >= 0:
-        return digits * 10 ** shift
-    whole, rest = divmod(digits, 10 ** -shift)
-    return whole + (1 if 2 * rest >= 10 ** -shift else 0)
-
-
-@functools.lru_cache(maxsize=8192)  # cards repeat the same few values: format each once
-def num(x, lang, decimals=3):
-    """A number with `decimals` digits, the language's decimal mark and a true minus sign,
-    rounded by `half_up`'s rule (1,995 ÷ 2 = 0,9975 shows as 0,998)."""
-    whole = half_up(x, decimals)
-    digits = str(whole).rjust(decimals + 1, "0")
-    s = digits[:len(digits) - decimals] + ("." + digits[len(digits) - decimals:] if decimals else "")
-    if x < 0 and whole:
-        s = "−" + s  # no "−0,000"
-    return s.replace(".", ",") if lang == "it" else s
-
-
-def percent(weight, lang, decimals=0):
-    """100 × weight, rounded half up on its own to `decimals` digits, with '%': 42,4%."""
-    return num(100.0 * weight, lang, decimals) + "%"
-
-
-@functools.lru_cache(maxsize=8192)
-def short(x, lang, decimals=3):
-    """A number with at most `decimals` digits and no trailing zeros: 0,9 · 1 · 0,125."""
-    s = num(x, lang, decimals)
-    mark = "," if lang == "it" else "."
-    if mark in s:
-        s = s.rstrip("0").rstrip(mark)
-    return "0" if s in ("−0", "") else s
 
 
 def join_words(items, lang):

@@ -17,7 +17,6 @@ from app import contract, heads
 from app.i18n import PRESETS, STRINGS, join_words, num, percent, short, text
 from app.views.heads import head_summary
 
-TABLE_PERCENT = 1  # the steps table's percentages (app/views/steps.py PERCENT_DECIMALS)
 # The words each answer is about, in the example sentence of each language (PRESETS[lang][0]).
 WORDS = {"it": {"cat": "gatto", "mat": "tappeto", "slept": "dormiva"},
          "en": {"cat": "cat", "mat": "mat", "slept": "slept"}}
@@ -63,9 +62,9 @@ def _cards(lang, settings, tokens, record, where, words):
     a, b = tokens[where["cat"]].card, tokens[where["mat"]].card
     order = sorted(range(len(a)), key=lambda c: (-abs(a[c] - b[c]), c))
     first, second = order[0], order[1]
-    return text(lang, "path_cards_answer", feature=STRINGS[lang]["features"][first], a=short(a[first], lang, 2),
-                b=short(b[first], lang, 2), feature2=STRINGS[lang]["features"][second], a2=short(a[second], lang, 2),
-                b2=short(b[second], lang, 2), **words)
+    return text(lang, "path_cards_answer", feature=STRINGS[lang]["features"][first], a=short(a[first], lang, "card"),
+                b=short(b[first], lang, "card"), feature2=STRINGS[lang]["features"][second], a2=short(a[second], lang, "card"),
+                b2=short(b[second], lang, "card"), **words)
 
 
 def _query(lang, settings, tokens, record, where, words):
@@ -100,8 +99,8 @@ def _scale(lang, settings, tokens, record, where, words):
         return text(lang, "path_dots_answer_none", **words)
     top = idx[0]
     return text(lang, "path_scale_answer", top=tokens[top].text, on=num(on.logits[top], lang),
-                off=num(off.logits[top], lang), p_on=percent(on.weights[top], lang, TABLE_PERCENT),
-                p_off=percent(off.weights[top], lang, TABLE_PERCENT))
+                off=num(off.logits[top], lang), p_on=percent(on.weights[top], lang, "table"),
+                p_off=percent(off.weights[top], lang, "table"))
 
 
 def _softmax(lang, settings, tokens, record, where, words):
@@ -118,12 +117,12 @@ def _softmax(lang, settings, tokens, record, where, words):
         quote = "«{}»" if lang == "it" else "“{}”"
         said = join_words((quote.format(tokens[k].text) for k in tied), lang)
         return text(lang, "path_softmax_answer_tie", words=said, logit=num(row.logits[j], lang),
-                    pct=percent(row.weights[j], lang, TABLE_PERCENT))
+                    pct=percent(row.weights[j], lang, "table"))
     pairs = sorted(((abs(row.logits[a] - row.logits[b]), a, b) for a in idx for b in idx if a < b))
     _, a, b = pairs[0]
     return text(lang, "path_softmax_answer", a=tokens[a].text, b=tokens[b].text, la=num(row.logits[a], lang),
-                lb=num(row.logits[b], lang), pa=percent(row.weights[a], lang, TABLE_PERCENT),
-                pb=percent(row.weights[b], lang, TABLE_PERCENT))
+                lb=num(row.logits[b], lang), pa=percent(row.weights[a], lang, "table"),
+                pb=percent(row.weights[b], lang, "table"))
 
 
 def _mask(lang, settings, tokens, record, where, words):
@@ -142,15 +141,15 @@ def _values(lang, settings, tokens, record, where, words):
     values = record.values
     idx = sorted((j for j in _candidates(row) if row.weights[j] * values[j][0] != 0),
                  key=lambda j: (-row.weights[j] * values[j][0], j))
-    terms = [text(lang, "path_values_term", word=tokens[j].text, w=percent(row.weights[j], lang, TABLE_PERCENT),
-                  v=short(values[j][0], lang, 2), part=num(row.weights[j] * values[j][0], lang)) for j in idx[:3]]
+    terms = [text(lang, "path_values_term", word=tokens[j].text, w=percent(row.weights[j], lang, "table"),
+                  v=short(values[j][0], lang, "card"), part=num(row.weights[j] * values[j][0], lang)) for j in idx[:3]]
     if len(idx) > 3:
         rest = sum(row.weights[j] * values[j][0] for j in idx[3:])
         terms.append(text(lang, "path_values_rest", n=len(idx) - 3, part=num(rest, lang)))
     if not terms:
         return text(lang, "path_values_answer_zero", **words)
     return text(lang, "path_values_answer", terms="; ".join(terms), total=num(row.output[0], lang),
-                total_card=short(row.output[0], lang, 2), **words)
+                total_card=short(row.output[0], lang, "card"), **words)
 
 
 def _matrix(lang, settings, tokens, record, where, words):

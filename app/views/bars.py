@@ -1,6 +1,7 @@
 """One bar per word for the selected row, and the sentence a screen reader hears."""
 
 from app.i18n import num, percent, text
+from app.numbers import shown_sum
 from app.views.html import esc
 from app.views import registry
 
@@ -66,10 +67,8 @@ def bar_item(row, j, tok, lang):
 def rounding_line(row, lang):
     """'' or one short line when the bars' shown percentages, each rounded alone, do not add up
     to 100 (101% with no word said a sum was wrong)."""
-    shown = [int(percent(row.weights[j], lang)[:-1]) for j in range(row.n) if row.candidates[j]]
-    if not shown or sum(shown) == 100:
-        return ""
-    return text(lang, "bars_rounding", sum=f"{sum(shown)}%")
+    said = shown_sum([row.weights[j] for j in range(row.n) if row.candidates[j]], lang, "bar")
+    return "" if said is None else text(lang, "bars_rounding", sum=said)
 
 
 def render_bars(row, tokens, lang, word=None):

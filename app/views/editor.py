@@ -27,7 +27,7 @@ def cell_input(matrix, r, c, value, designed, label, lang, live=True):
     (`live` False: the number as text, boxed as the input will be)."""
     edited = value != designed
     said = label + (f" ({text(lang, 'edited_mark')})" if edited else "")
-    shown = short(value, lang, 6)
+    shown = short(value, lang, "full")
     if not live:
         return (f'<span class="cell{" edited" if edited else ""}">{esc(shown)}</span>'
                 f'<span class="edit-mark" aria-hidden="true">{"✎" if edited else ""}</span>')

@@ -23,7 +23,8 @@ empty cell spanning the columns left out (class "skip", hidden from screen reade
 before and after the drawn ones, and each cell says its aria-colindex ("column 57 of 201").
 """
 
-from app.i18n import half_up, text
+from app.i18n import text
+from app.numbers import whole_percent
 from app.views.html import esc
 from app.views import registry
 
@@ -42,22 +43,14 @@ def cost_line(n, lang):
     return text(lang, "heatmap_cost", n=whole(n, lang), cells=whole(n * n, lang))
 
 
-def whole_percent(w):
-    """100 × w rounded half up to a whole number by the page's rule (i18n.half_up), taking
-    the quick float route except within 1e-9 of a half, where the rule decides."""
-    x = 100.0 * w
-    if abs(x - int(x) - 0.5) < 1e-9:
-        return half_up(x, 0)
-    return int(x + 0.5)
-
-
 def shade(p):
     """The shading class 0…SHADES−1 of a cell showing whole percentage p: by √p, so middle
     weights show (app/picture.py draws the same shades)."""
     return min(int((p / 100) ** 0.5 * SHADES), SHADES - 1)
 
 
-# A candidate's cell for each whole percentage 0…100, shaded by √weight: built once.
+# A candidate's cell for each whole percentage 0…100, shaded by √weight: built once. (A cell shows
+# the whole percentage, numbers.whole_percent: the grid's cells are too small for more digits.)
 CELLS = [f'<td class="s{shade(p)}">{p}</td>' for p in range(101)]
 
 

@@ -74,8 +74,8 @@ def render_curve(config, step, lang):
     losses = [(s, loss) for s, loss, _ in curve]
     icls = [(s, icl) for s, _, icl in curve if icl is not None]
     now = next((c for c in config["checkpoints"] if c["step"] == step), config["checkpoints"][-1])
-    aria = text(lang, "model_curve_aria", first=num(losses[0][1], lang, 2), end=num(losses[-1][1], lang, 2),
-                step=step, loss=num(now["loss"], lang, 2))
+    aria = text(lang, "model_curve_aria", first=num(losses[0][1], lang, "loss"), end=num(losses[-1][1], lang, "loss"),
+                step=step, loss=num(now["loss"], lang, "loss"))
     kept = "".join(f'<circle class="kept" cx="{x(c["step"]):.1f}" cy="{y(c["loss"]):.1f}" r="3"/>'
                    for c in config["checkpoints"])
     bottom = CURVE_H - BOTTOM
@@ -84,8 +84,8 @@ def render_curve(config, step, lang):
         f'<line class="axis" x1="{LEFT}" y1="{y(0):.1f}" x2="{CURVE_W - RIGHT}" y2="{y(0):.1f}"/>'
         f'<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{bottom}"/>'
         f'<text class="tick" x="{LEFT - 6}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>'
-        f'<text class="tick" x="{LEFT - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{esc(num(high, lang, 1))}</text>'
-        + (f'<text class="tick" x="{LEFT - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{esc(num(low, lang, 1))}</text>'
+        f'<text class="tick" x="{LEFT - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{esc(num(high, lang, "axis"))}</text>'
+        + (f'<text class="tick" x="{LEFT - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{esc(num(low, lang, "axis"))}</text>'
            if low < 0 else "")
         + x_ticks(x, last, lang)
         + line(losses, "loss") + (line(icls, "icl") if icls else "") + kept
@@ -126,8 +126,8 @@ def jump_text(checkpoints, jump, lang):
     if ends is None:
         return text(lang, "model_jump_plain", step=jump)
     a, b = ends
-    return text(lang, "model_jump", step=jump, a=a["step"], b=b["step"], icl_a=num(a["icl"], lang, 2),
-                icl_b=num(b["icl"], lang, 2), loss_a=num(a["loss"], lang, 2), loss_b=num(b["loss"], lang, 2))
+    return text(lang, "model_jump", step=jump, a=a["step"], b=b["step"], icl_a=num(a["icl"], lang, "loss"),
+                icl_b=num(b["icl"], lang, "loss"), loss_a=num(a["loss"], lang, "loss"), loss_b=num(b["loss"], lang, "loss"))
 
 
 def render_training(config, step, lang, curve=True):
@@ -135,10 +135,10 @@ def render_training(config, step, lang, curve=True):
     (`curve` False: not, for text), and where the loss drops."""
     now = next((c for c in config["checkpoints"] if c["step"] == step), config["checkpoints"][-1])
     jump = jump_step(config["curve"])
-    icl = "—" if now.get("icl") is None else num(now["icl"], lang, 2)
+    icl = "—" if now.get("icl") is None else num(now["icl"], lang, "loss")
     return (
         f'<h2>{esc(text(lang, "model_training_heading"))}</h2>'
-        f'<p class="model-now">{esc(text(lang, "model_now", step=step, loss=num(now["loss"], lang, 3), icl=icl))}</p>'
+        f'<p class="model-now">{esc(text(lang, "model_now", step=step, loss=num(now["loss"], lang), icl=icl))}</p>'
         + (render_curve(config, step, lang) if curve else "")
         + (f'<p class="model-jump">{esc(jump_text(config["checkpoints"], jump, lang))}</p>' if jump is not None else "")
         + f'<p class="hint">{esc(text(lang, "model_icl_help"))}</p>')
@@ -150,7 +150,7 @@ def render_circuit(record, focus, lang):
     if focus is None or not 0 <= focus < record.n_q:
         return f'<p class="prompt">{esc(text(lang, "model_circuit_pick"))}</p>'
     token, top = record.tokens[focus], record.top[focus]
-    predicted = dict(next=top[0][0], p=percent(top[0][1], lang, 1))
+    predicted = dict(next=top[0][0], p=percent(top[0][1], lang, "table"))
     found = record.circuit(focus)
     if found is None:
         layer, head = record.induction_head
@@ -159,12 +159,12 @@ def render_circuit(record, focus, lang):
         said = text(lang, "model_circuit_none", token=token_name(token, lang), i=focus,
                     where=f"{quote(token_name(record.tokens[where], lang), lang)} "
                           f"({text(lang, 'model_position', i=where)})",
-                    weight=percent(row[where], lang, 1), **predicted)
+                    weight=percent(row[where], lang, "table"), **predicted)
     else:
         j, k, weight = found
         key = "model_circuit_self" if k == focus else "model_circuit"
         said = text(lang, key, token=token, i=focus, j=j, after=record.tokens[k], k=k,
-                    weight=percent(weight, lang, 1), **predicted)
+                    weight=percent(weight, lang, "table"), **predicted)
     return f'<p class="circuit" id="circuit-text">{esc(said)}</p>'
 
 
@@ -264,7 +264,7 @@ def render_predictions(record, focus, lang):
             right += guess == actual
             mark = (f' <span class="{"right" if guess == actual else "wrong"}">'
                     f'{esc(text(lang, "model_right" if guess == actual else "model_wrong"))}</span>')
-        top = " · ".join(f"{esc(t)} {esc(percent(p, lang, 1))}" for t, p in record.top[i])
+        top = " · ".join(f"{esc(t)} {esc(percent(p, lang, 'table'))}" for t, p in record.top[i])
         selected = ' class="selected"' if i == focus else ""
         rows.append(f'<tr data-row="{i}"{selected}><td>{i}</td><td>{esc(token_name(token, lang))}</td>'
                     f'<td>{esc(actual or "—")}</td><td>{esc(guess)}{mark}</td><td>{top}</td></tr>')
@@ -341,4 +341,4 @@ def announcement(record, focus, lang):
         return ""
     top = record.top[focus][0]
     return text(lang, "model_announce", i=focus, token=token_name(record.tokens[focus], lang),
-                next=top[0], p=percent(top[1], lang, 1))
+                next=top[0], p=percent(top[1], lang, "table"))

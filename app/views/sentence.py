@@ -8,10 +8,10 @@ from app.views.html import esc
 def render_card(card, lang, word=None):
     """A card's four numbers, coloured by feature; spoken as 'card of gatto: vivo 0,95, …'."""
     names = i18n.STRINGS[lang]["features"]
-    cells = "".join(f'<span class="v f{i}">{esc(short(v, lang, 2))}</span>' for i, v in enumerate(card))
+    cells = "".join(f'<span class="v f{i}">{esc(short(v, lang, "card"))}</span>' for i, v in enumerate(card))
     if word is None:
         return f'<span class="card" aria-hidden="true">{cells}</span>'
-    values = ", ".join(f"{n} {short(v, lang, 2)}" for n, v in zip(names, card))
+    values = ", ".join(f"{n} {short(v, lang, 'card')}" for n, v in zip(names, card))
     return (f'<span class="card" aria-hidden="true">{cells}</span>'
             f'<span class="sr-only">{esc(text(lang, "card_aria", word=word, values=values))}</span>')
 

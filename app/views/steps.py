@@ -6,12 +6,12 @@ import math
 
 from app import attention
 from app.i18n import num, percent, short, text
+from app.numbers import shown_sum
 from app.views.html import Cell, Column, esc, table, table_rows
 from app.views.query import vec
 from app.views import registry
 
 COLUMNS = ("word", "card", "products", "dot", "logit", "exp", "weight", "percent")
-PERCENT_DECIMALS = 1  # the table's percentages: 42,4%
 
 
 def products(query, card, lang):
@@ -48,11 +48,8 @@ def columns_of(record):
 
 def rounding_note(row, lang):
     """'' or why the shown percentages do not add up to the total (each is rounded alone)."""
-    shown = [percent(row.weights[j], lang, PERCENT_DECIMALS) for j in range(row.n) if row.candidates[j]]
-    tenths = sum(int(p[:-1].replace(",", "").replace(".", "")) for p in shown)
-    if not shown or tenths == 1000:
-        return ""
-    return text(lang, "rounding_note", sum=num(tenths / 10, lang, PERCENT_DECIMALS) + "%")
+    said = shown_sum([row.weights[j] for j in range(row.n) if row.candidates[j]], lang, "table")
+    return "" if said is None else text(lang, "rounding_note", sum=said)
 
 
 def exp_note(row, tokens, lang):
@@ -65,7 +62,7 @@ def exp_note(row, tokens, lang):
         logit = float(num(row.logits[j], "en").replace("−", "-"))
         if logit < attention.EXP_CAP and num(math.exp(logit), lang) != num(row.exps[j], lang):
             return text(lang, "exp_note", word=tokens[j].text, logit=num(row.logits[j], lang),
-                        approx=num(math.exp(logit), lang), full=short(row.logits[j], lang, 6),
+                        approx=num(math.exp(logit), lang), full=short(row.logits[j], lang, "full"),
                         exp=num(row.exps[j], lang))
     return ""
 
@@ -76,7 +73,7 @@ def step_values(row, j, tok, lang, biased):
     bias = [num(-row.record.slope * abs(row.focus - j), lang)] if biased else []
     return [products(row.query, tok.card, lang), num(row.dots[j], lang)] + bias + [
         num(row.logits[j], lang), num(row.exps[j], lang), num(row.weights[j], lang),
-        percent(row.weights[j], lang, PERCENT_DECIMALS)]
+        percent(row.weights[j], lang, "table")]
 
 
 def step_row(row, j, tok, lang, biased):
@@ -88,7 +85,7 @@ def step_row(row, j, tok, lang, biased):
         cells += [esc(v) for v in step_values(row, j, tok, lang, biased)]
     elif status == "masked":
         cells += ["—", "—"] + (["—"] if biased else []) + [
-                  t("masked_logit"), "0", "0", percent(0.0, lang, PERCENT_DECIMALS)]
+                  t("masked_logit"), "0", "0", percent(0.0, lang, "table")]
     else:
         cells.append(Cell(f'— {t("is_query")}', until="percent"))
     return esc(tok.text), cells, {"class": status, "data_index": j}
@@ -102,7 +99,7 @@ def _columns(record, lang):
 def _totals(row, lang):
     """The foot's three sums: Σ e^logit, Σ weights, Σ percentages (by the table's rule)."""
     return (f"Σ = {num(row.exp_sum, lang)}", num(sum(row.weights), lang),
-            percent(sum(row.weights), lang, PERCENT_DECIMALS))
+            percent(sum(row.weights), lang, "table"))
 
 
 def render_table(row, tokens, lang, word=None):
