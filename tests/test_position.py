@@ -1,0 +1,269 @@
+"""Word order (docs/DESIGN.md, "Position"): sinusoidal, RoPE and ALiBi, checked against a numpy
+reference written here from the papers' formulas, never against the page's own numbers."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings as hsettings, strategies as st
+
+from app import attention, attention_fast, contract, heads, settings as schema
+from tests.contract_check import assert_valid_state
+
+SENTENCES = ("Il gatto insegue il topo", "The cat sat on the mat and slept")
+KINDS = ("none", "sinusoidal", "rope", "alibi")
+
+
+def paper_get_slopes(n):
+    """ALiBi's slopes as the paper's code computes them (Press et al., attention_with_linear_biases)."""
+    def get_slopes_power_of_2(n):
+        start = 2 ** (-2 ** -(math.log2(n) - 3))
+        ratio = start
+        return [start * ratio ** i for i in range(n)]
+    if math.log2(n).is_integer():
+        return get_slopes_power_of_2(n)
+    closest_power_of_2 = 2 ** math.floor(math.log2(n))
+    return get_slopes_power_of_2(closest_power_of_2) + paper_get_slopes(2 * closest_power_of_2)[0::2][:n - closest_power_of_2]
+
+
+def ref_pe(n, d, offset, base):
+    """The Transformer paper's PE: sin at even dimensions, cos at odd, frequency base^(2t/d)."""
+    p = (offset + np.arange(n))[:, None]
+    t = np.arange(d) // 2
+    angle = p / base ** (2 * t / d)
+    return np.where(np.arange(d) % 2 == 0, np.sin(angle), np.cos(angle))
+
+
+def ref_rope(x, offset, base, pairs="interleaved"):
+    """RoPE as complex multiplication: pair t is a complex number turned by e^(i·p·θ_t)."""
+    x = np.array(x, dtype=float)
+    n, d = x.shape
+    h = d // 2
+    a, b = (np.arange(0, 2 * h, 2), np.arange(1, 2 * h, 2)) if pairs == "interleaved" else (np.arange(h), np.arange(h) + h)
+    theta = base ** (-2 * np.arange(h) / d)
+    z = (x[:, a] + 1j * x[:, b]) * np.exp(1j * (offset + np.arange(n))[:, None] * theta)
+    x[:, a], x[:, b] = z.real, z.imag
+    return x
+
+
+def ref_attention(q, k, v, mask, include_self, slope=0.0):
+    """softmax over the candidates of QKᵀ/√d_k − m·|i − j|: logits (nan where not a candidate), weights."""
+    n_q, n_k = len(q), len(k)
+    logits = q @ k.T / math.sqrt(q.shape[1]) - slope * np.abs(np.arange(n_q)[:, None] - np.arange(n_k))
+    allowed = np.ones((n_q, n_k), bool)
+    if n_q == n_k:
+        if mask:
+            allowed &= np.tri(n_q, dtype=bool)
+        if not include_self:
+            np.fill_diagonal(allowed, False)
+    e = np.where(allowed, np.exp(logits - np.where(allowed, logits, -np.inf).max(1, keepdims=True, initial=-np.inf)), 0)
+    weights = e / np.maximum(e.sum(1, keepdims=True), 1e-300)
+    return np.where(allowed, logits, np.nan), weights, weights @ v
+
+
+def reference(x, w_q, w_k, w_v, kind, offset, base, mask, include_self, slope):
+    """Every query, key and weight of one head under a position kind, from the formulas."""
+    x = np.asarray(x, float)
+    if kind == "sinusoidal":
+        x = x + ref_pe(len(x), x.shape[1], offset, base)
+    q, k, v = x @ np.asarray(w_q), x @ np.asarray(w_k), x @ np.asarray(w_v)
+    if kind == "rope":
+        q, k = ref_rope(q, offset, base), ref_rope(k, offset, base)
+    return (q, k) + ref_attention(q, k, v, mask, include_self, slope)
+
+
+def state_for(query, lexicons):
+    s, notes = schema.parse_params(query, lexicons)
+    assert notes == []
+    tokens, _ = schema.check_sentence(s.sentence, lexicons[s.lang], s.limit) if s.mode != "matrix" else ([], None)
+    return contract.build_state(s, tokens, contract.compute(s, tokens))
+
+
+def assert_matches(m, q, k, logits, weights, output):
+    np.testing.assert_allclose(m["queries"], q, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(m["keys"], k, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(m["weights"], weights, rtol=0, atol=1e-12)
+    got = np.array([[np.nan if x is None else x for x in row] for row in m["logits"]])
+    shown = ~np.isnan(logits)
+    np.testing.assert_allclose(got[shown], logits[shown], rtol=0, atol=1e-12)
+    for i, out in enumerate(m["output"]):
+        if out is not None:
+            np.testing.assert_allclose(out, output[i], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("offset", (0, 5))
+@pytest.mark.parametrize("mask", (0, 1))
+@pytest.mark.parametrize("include_self", (0, 1))
+@pytest.mark.parametrize("sentence", SENTENCES)
+def test_every_head_equals_numpy_under_each_position(kind, offset, mask, include_self, sentence, lexicons):
+    """Sentence mode: each head's queries, keys, logits, weights and outputs equal the formulas'
+    (PE before W, RoPE on q and k after, ALiBi's paper slopes per head), and the state validates."""
+    lang = "it" if sentence.startswith("Il") else "en"
+    query = f"s={sentence.replace(' ', '+')}&lang={lang}&focus=1&mask={mask}&self={include_self}" \
+            f"&position={kind}&offset={offset}"
+    s, _ = schema.parse_params(query, lexicons)
+    tokens, _ = schema.check_sentence(s.sentence, lexicons[lang], s.limit)
+    record = contract.compute(s, tokens)
+    st_ = contract.build_state(s, tokens, record)
+    assert_valid_state(st_)
+    x = [t.card for t in tokens]
+    slopes = paper_get_slopes(4) if kind == "alibi" else [0.0] * 4
+    for h in range(4):
+        ref = reference(x, *heads.designed(h), kind, offset, 10.0, mask, include_self, slopes[h])
+        r = record.head_records[h]
+        assert_matches({"queries": r.queries, "keys": r.keys, "weights": r.weights, "logits": r.logits,
+                        "output": r.outputs}, *ref)
+    ref = reference(x, *heads.designed(0), kind, offset, 10.0, mask, include_self, slopes[0])
+    assert_matches(st_["matrix"], *ref)
+    p = st_["position"]
+    assert p["kind"] == kind and p["offset"] == offset and p["base"] == 10.0
+    assert p["pairs"] == ("interleaved" if kind == "rope" else None)
+    assert p["slope"] == (0.25 if kind == "alibi" else None)
+    if kind == "sinusoidal":
+        np.testing.assert_allclose(p["encoding"], ref_pe(len(x), 4, offset, 10.0), rtol=0, atol=1e-15)
+    else:
+        assert p["encoding"] is None
+    if kind == "rope":
+        np.testing.assert_allclose(p["angles"], (offset + np.arange(len(x)))[:, None] * [1.0, 10 ** -0.5],
+                                   rtol=1e-15)
+    else:
+        assert p["angles"] is None
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("offset", (0, 5))
+@pytest.mark.parametrize("mask", (0, 1))
+def test_matrix_mode_equals_numpy_under_each_position(kind, offset, mask, lexicons):
+    """Matrix mode: Q, K, V typed in take the PE (each at its width) or RoPE's turn, as the formulas say."""
+    q = [[1, 0, 2, -1], [0, 1, 1, 0], [2, 2, 0, 1]]
+    k = [[1, 1, 0, 0], [0, -1, 2, 1], [1, 0, 0, 2]]
+    v = [[10, 0], [0, 10], [5, 5]]
+    cell = lambda m: ";".join(",".join(map(str, r)) for r in m)
+    st_ = state_for(f"mode=matrix&q={cell(q)}&k={cell(k)}&v={cell(v)}&mask={mask}&self=1&focus=2"
+                    f"&position={kind}&offset={offset}", lexicons)
+    assert_valid_state(st_)
+    q, k, v = (np.asarray(m, float) for m in (q, k, v))
+    if kind == "sinusoidal":
+        q, k, v = q + ref_pe(3, 4, offset, 10.0), k + ref_pe(3, 4, offset, 10.0), v + ref_pe(3, 2, offset, 10.0)
+    if kind == "rope":
+        q, k = ref_rope(q, offset, 10.0), ref_rope(k, offset, 10.0)
+    assert_matches(st_["matrix"], q, k, *ref_attention(q, k, v, mask, True, 0.25 if kind == "alibi" else 0.0))
+    assert st_["position"]["kind"] == kind
+
+
+def test_position_none_keeps_todays_numbers_and_offset_base_change_nothing(lexicons):
+    """position=none: the state is today's, whatever offset and base say (nothing added, turned or biased)."""
+    today = state_for("focus=1&mask=1&self=1", lexicons)
+    shifted = state_for("focus=1&mask=1&self=1&offset=7&base=10000", lexicons)
+    assert today["matrix"] == shifted["matrix"] and today["rows"] == shifted["rows"]
+    assert today["position"] == {"kind": "none", "offset": 0, "base": 10.0, "pairs": None, "slope": None,
+                                 "encoding": None, "angles": None}
+
+
+def test_pos_sets_the_active_heads_alibi_slope_by_hand(lexicons):
+    """Under alibi, pos sets the active head's m (the others keep the paper's slopes)."""
+    s, _ = schema.parse_params("position=alibi&pos=0.5&head=2&focus=1", lexicons)
+    tokens, _ = schema.check_sentence(s.sentence, lexicons["it"])
+    record = contract.compute(s, tokens)
+    assert [r.slope for r in record.head_records] == [0.25, 1 / 16, 0.5, 1 / 256]
+    assert contract.build_state(s, tokens, record)["position"]["slope"] == 0.5
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_readable_and_the_fast_path_agree_bit_for_bit(kind, lexicons):
+    """attention.attend with the readable attend_qkv and with the page's fast one: the same numbers."""
+    tokens, _ = schema.check_sentence(SENTENCES[0], lexicons["it"])
+    x = [t.card for t in tokens]
+    m = attention.alibi_slopes(4)[1] if kind == "alibi" else 0.0
+    records = [attention.attend(x, mask=True, include_self=True, w_q=heads.designed(1)[0], slope=m, qkv=qkv,
+                                position=attention.Position(kind, 3)) for qkv in (None, attention_fast.attend_qkv)]
+    for name in ("queries", "keys", "values", "dots", "logits", "exps", "weights", "outputs"):
+        assert getattr(records[0], name) == getattr(records[1], name)
+
+
+def test_the_command_line_takes_position_and_offset():
+    """`python -m app --position rope --offset 3` publishes a RoPE state at offset 3."""
+    import json
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "app", "--position", "rope", "--offset", "3", "--json"],
+                          capture_output=True, text=True, timeout=120, check=True)
+    p = json.loads(done.stdout)["position"]
+    assert p["kind"] == "rope" and p["offset"] == 3 and p["angles"][0] == [3.0, 3 * 10 ** -0.5]
+
+
+def test_bad_position_values_fall_back_with_a_note(lexicons):
+    """A bad kind or a negative offset in a link: the default, and a note for the page."""
+    s, notes = schema.parse_params("position=spiral&offset=-2", lexicons)
+    assert s.position == "none" and s.offset == 0 and len(notes) == 2
+
+
+vectors = st.lists(st.floats(-5, 5, allow_nan=False), min_size=4, max_size=4)
+
+
+@hsettings(max_examples=60, deadline=None)
+@given(st.lists(vectors, min_size=2, max_size=6), st.lists(vectors, min_size=2, max_size=6),
+       st.integers(1, 10_000), st.floats(2, 1e6))
+def test_rope_logits_do_not_change_with_the_offset(q, k, shift, base):
+    """RoPE: q_i·k_j after the turn depends only on i − j, so any offset leaves every logit as it was."""
+    def logits(offset):
+        p = attention.Position("rope", offset, base)
+        rq, rk = p.rotate(q, k)
+        return np.asarray(rq) @ np.asarray(rk).T
+    np.testing.assert_allclose(logits(shift), logits(0), rtol=1e-9, atol=1e-8)
+
+
+@hsettings(max_examples=40, deadline=None)
+@given(st.lists(vectors, min_size=2, max_size=6), st.integers(1, 10_000), st.booleans())
+def test_alibi_weights_do_not_change_with_the_offset(x, shift, mask):
+    """ALiBi: the bias −m·|i − j| knows distances only; any offset leaves the weights as they were."""
+    m = attention.alibi_slopes(4)[0]
+    a, b = (attention.attend(x, mask=mask, include_self=True, slope=m, position=attention.Position("alibi", o))
+            for o in (0, shift))
+    assert a.weights == b.weights and a.logits == b.logits
+
+
+@hsettings(max_examples=60, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 8), st.integers(0, 10_000), st.floats(2, 1e6))
+def test_sinusoidal_rows_match_the_formula(n, d, offset, base):
+    """PE(p, 2t) = sin(p / base^(2t/d)), PE(p, 2t + 1) = cos(p / base^(2t/d)) for each position and width."""
+    np.testing.assert_allclose(attention.sinusoidal_encoding(n, d, offset, base), ref_pe(n, d, offset, base),
+                               rtol=0, atol=1e-12)
+
+
+@hsettings(max_examples=60, deadline=None)
+@given(st.lists(vectors, min_size=2, max_size=6),
+       st.lists(st.lists(st.floats(-3, 3, allow_nan=False), min_size=4, max_size=4), min_size=4, max_size=4),
+       st.integers(0, 50), st.booleans())
+def test_the_two_rope_conventions_agree_once_w_q_w_k_are_permuted(x, w, offset, mask):
+    """Pairs (0,1),(2,3) with W and pairs (0,2),(1,3) with W's columns in order 0,2,1,3: other rotated
+    vectors, the same weights (Meta's and Hugging Face's RoPE differ only by this permutation)."""
+    perm = [0, 2, 1, 3]  # half's column t is interleaved's 2t, column t + 2 is interleaved's 2t + 1
+    w_perm = [[row[c] for c in perm] for row in w]
+    a = attention.attend(x, mask=mask, include_self=True, w_q=w, w_k=w,
+                         position=attention.Position("rope", offset, 10.0, "interleaved"))
+    b = attention.attend(x, mask=mask, include_self=True, w_q=w_perm, w_k=w_perm,
+                         position=attention.Position("rope", offset, 10.0, "half"))
+    np.testing.assert_allclose(np.asarray(b.queries), np.asarray(a.queries)[:, perm], rtol=1e-12, atol=1e-9)
+    np.testing.assert_allclose(a.weights, b.weights, rtol=1e-9, atol=1e-12)
+
+
+def test_rope_conventions_turn_other_dimensions():
+    """The same q turned with each convention gives other vectors (why the permutation is needed)."""
+    q = [[1.0, 2.0, 3.0, 4.0]]
+    angles = [[1.0, 0.5]]
+    assert attention.rotate(q, angles, "interleaved") != attention.rotate(q, angles, "half")
+    np.testing.assert_allclose(attention.rotate(q, angles, "half"), ref_rope([[0, 0, 0, 0], q[0]], 0, 4.0, "half")[1:],
+                               rtol=1e-12)
+
+
+@pytest.mark.parametrize("count", range(1, 9))
+def test_alibi_default_slopes_are_the_papers(count):
+    """2^(−8h/H) and the paper's rule for head counts that are not powers of two, 1 to 8 heads."""
+    assert attention.alibi_slopes(count) == paper_get_slopes(count)
+
+
+def test_six_heads_have_the_papers_interleaved_slopes():
+    """6 heads: the four of 4 heads, then every other one of 8 heads'."""
+    assert attention.alibi_slopes(6) == [1 / 4, 1 / 16, 1 / 64, 1 / 256, 1 / 2, 1 / 8]
