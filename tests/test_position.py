@@ -267,3 +267,68 @@ def test_alibi_default_slopes_are_the_papers(count):
 def test_six_heads_have_the_papers_interleaved_slopes():
     """6 heads: the four of 4 heads, then every other one of 8 heads'."""
     assert attention.alibi_slopes(6) == [1 / 4, 1 / 16, 1 / 64, 1 / 256, 1 / 2, 1 / 8]
+
+
+def table_cells(html, col):
+    """The text of the steps table's cells of column `col`, in row order (the asking word's row,
+    which spans the columns with a dash, left out)."""
+    import re
+    cells = [re.sub("<[^>]+>", "", c) for c in re.findall(rf'<td data-col="{col}"[^>]*>(.*?)</td>', html)]
+    return [c for c in cells if not c.startswith("—")]
+
+
+def english_vec(values):
+    """A vector as the English page writes it (3 decimals, no trailing zeros, a true minus)."""
+    def one(x):
+        s = f"{round(x + 0.0, 3):.3f}".rstrip("0").rstrip(".")
+        return "0" if s in ("-0", "") else s.replace("-", "−")
+    return "[" + ", ".join(one(x) for x in values) + "]"
+
+
+def table_for(query, lexicons):
+    from app.views import steps
+    s, _ = schema.parse_params(query + "&lang=en", lexicons)
+    tokens, _ = schema.check_sentence(s.sentence, lexicons["en"], s.limit)
+    record = contract.compute(s, tokens)
+    return steps.render_table(record.row(s.focus), tokens, "en"), [t.card for t in tokens]
+
+
+def test_steps_table_shows_the_pe_row_added_and_the_key_it_makes(lexicons):
+    """Sinusoidal: each candidate's row shows PE(p_j) and k_j = card + PE (W_K = identity), by the formula,
+    and the line above names the asking word's PE."""
+    html, x = table_for("position=sinusoidal&offset=5&focus=1", lexicons)
+    pe = ref_pe(len(x), 4, 5, 10.0)
+    others = [j for j in range(len(x)) if j != 1]
+    assert table_cells(html, "pe") == [english_vec(pe[j]) for j in others]
+    assert table_cells(html, "key") == [english_vec(np.add(x[j], pe[j])) for j in others]
+    assert f"PE = {english_vec(pe[1])}" in html
+
+
+def test_steps_table_shows_the_turned_q_and_k_so_a_row_checks_by_hand(lexicons):
+    """RoPE: the key column is k_j turned by p_j·θ, the line shows q before and after its turn, and the
+    products written out add up (from the shown numbers) to the row's q·k."""
+    html, x = table_for("position=rope&offset=3&focus=1", lexicons)
+    w_q = np.asarray(heads.designed(0)[0])
+    q = ref_rope(np.asarray(x, float) @ w_q, 3, 10.0)
+    k = ref_rope(np.asarray(x, float), 3, 10.0)
+    others = [j for j in range(len(x)) if j != 1]
+    assert table_cells(html, "key") == [english_vec(k[j]) for j in others]
+    assert f"becomes q = {english_vec(q[1])}" in html and "pairs (0,1),(2,3)" in html
+    for written, dot in zip(table_cells(html, "products"), table_cells(html, "dot")):
+        by_hand = sum(float(a.replace("−", "-")) * float(b.replace("−", "-"))
+                      for a, b in (term.split("×") for term in written.split(" + ")))
+        assert by_hand == pytest.approx(float(dot.replace("−", "-")), abs=0.02)
+
+
+def test_steps_table_shows_alibis_bias_with_the_papers_slope(lexicons):
+    """ALiBi: the bias column is −¼·|i − j| for the first head, and the line names m = 0.25."""
+    html, x = table_for("position=alibi&focus=1", lexicons)
+    others = [j for j in range(len(x)) if j != 1]
+    assert table_cells(html, "bias") == [f"{-0.25 * abs(1 - j):.3f}".replace("-", "−") for j in others]
+    assert "m = 0.25 for this head" in html
+
+
+def test_steps_table_without_position_has_no_position_column(lexicons):
+    """position=none: today's columns, no position line."""
+    html, _ = table_for("focus=1", lexicons)
+    assert 'data-col="pe"' not in html and 'data-col="key"' not in html and "position-line" not in html
