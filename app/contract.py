@@ -85,6 +85,10 @@ def compute(settings, tokens):
                        if every or h == settings.head else None)
     record = records[settings.head]
     record.head_records = records
+    # (what the position lab's views read: offset, base and pos, even when position is none)
+    record.position = record.position or attention.Position("none", settings.offset, settings.base)
+    record.position.hand = settings.slope
+    record.position.lab = settings.path == "position" and settings.step is not None  # (its views on screen)
     computed = [r for r in records if r is not None]
     if isinstance(record.outputs, attention_fast.Lazy):  # a long text: each row's when first read
         w_o = heads.w_o(len(computed), len(record.values[0]))

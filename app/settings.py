@@ -521,13 +521,13 @@ SCHEMA = (
                   "added to the cards), rope (q and k turned by their positions) or alibi (a distance bias "
                   "on the scores, each head its own slope)"),
             example="rope",
-            url="position", host="position", control=None, kind="choice", default="none",
+            url="position", host="position", control="position", kind="choice", default="none",
             choices=attention.POSITION_KINDS),
     Setting(attr="offset",
             help=("word i sits at position offset + i, as if the sentence came later in a longer text "
                   "(sinusoidal and rope)"),
             example="3",
-            url="offset", host="offset", control=None, kind="integer", default=0,
+            url="offset", host="offset", control="offset", kind="integer", default=0,
             low=0, high=10_000),
     # The default base, 10, and not the papers' 10,000: with cards of 4 numbers there are two
     # pairs, turning θ_0 = 1 and θ_1 = base^(−1/2) radians a word. At 10,000 the second pair turns
@@ -537,7 +537,7 @@ SCHEMA = (
             help=("the frequency base of sinusoidal and rope: pair t turns base^(−2t/d) radians a word "
                   "(default 10, so both pairs of a 4-number card turn visibly over a short sentence)"),
             example="10000",
-            url="base", host="base", control=None, kind="number", default=attention.DEFAULT_BASE,
+            url="base", host="base", control="base", kind="number", default=attention.DEFAULT_BASE,
             low=2.0, high=1_000_000.0),
     Setting(attr="view",
             help=("the view an embedded widget opens with: bars, table (the steps), heatmap (the matrix) or "

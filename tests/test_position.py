@@ -274,7 +274,7 @@ def table_cells(html, col):
     which spans the columns with a dash, left out)."""
     import re
     cells = [re.sub("<[^>]+>", "", c) for c in re.findall(rf'<td data-col="{col}"[^>]*>(.*?)</td>', html)]
-    return [c for c in cells if not c.startswith("—")]
+    return [c for c in cells if c and not c.startswith("—")]
 
 
 def english_vec(values):
@@ -332,3 +332,95 @@ def test_steps_table_without_position_has_no_position_column(lexicons):
     """position=none: today's columns, no position line."""
     html, _ = table_for("focus=1", lexicons)
     assert 'data-col="pe"' not in html and 'data-col="key"' not in html and "position-line" not in html
+
+
+def lab_html(query, lexicons):
+    """The page's HTML for a link (English), with the record it shows."""
+    from app import render
+    s, notes = schema.parse_params(query + "&lang=en", lexicons)
+    assert notes == []
+    tokens, _ = schema.check_sentence(s.sentence, lexicons["en"], s.limit)
+    record = contract.compute(s, tokens)
+    shown = contract.shown_tokens(s, tokens, record)
+    row = None if s.focus is None else record.row(s.focus)
+    return render.render_app(s, shown, record, row), [t.card for t in tokens]
+
+
+def section_of(html, view):
+    start = html.index(f'<section id="view-{view}"')
+    return html[start:html.index("</section>", start)]
+
+
+def english_num(x):
+    """A number as the English page writes it: 3 decimals, halves away from zero, a true minus."""
+    from decimal import ROUND_HALF_UP, Decimal
+    s = str(Decimal(repr(float(x))).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP))
+    return s.replace("-", "−") if float(s) != 0 else s.lstrip("-")
+
+
+def test_sinusoidal_view_shows_each_pe_row_and_each_card_after(lexicons):
+    """Step 2: the PE rows of positions offset + i by the formula, and each card + PE."""
+    html, x = lab_html("path=position&step=2&offset=4&base=100", lexicons)
+    view = section_of(html, "sinusoidal")
+    pe = ref_pe(len(x), 4, 4, 100.0)
+    assert table_cells(view, "pe") == [english_vec(r) for r in pe]
+    assert table_cells(view, "sum") == [english_vec(np.add(c, r)) for c, r in zip(x, pe)]
+    assert table_cells(view, "p") == [str(4 + i) for i in range(len(x))]
+    assert "100^(2t/4)" in view and 'role="img"' in view
+
+
+def test_rope_view_shows_each_pairs_angles_and_product_before_and_after(lexicons):
+    """Step 4: for the selected word and its favourite key under RoPE, each pair's θ, angles p·θ, and
+    its share of q·k before and after the turn; the totals are the unturned and the turned dots."""
+    html, x = lab_html("path=position&step=4&position=rope&offset=2&focus=1", lexicons)
+    view = section_of(html, "rope")
+    x = np.asarray(x, float)
+    q0, k0 = x @ np.asarray(heads.designed(0)[0]), x
+    q1, k1 = ref_rope(q0, 2, 10.0), ref_rope(k0, 2, 10.0)
+    _, weights, _ = ref_attention(q1, k1, k1, False, False)
+    j = int(np.argmax(weights[1]))
+    theta = np.array([1.0, 10 ** -0.5])
+    assert table_cells(view, "theta") == [english_num(v) for v in theta]
+    assert table_cells(view, "aq") == [english_num(v) for v in (2 + 1) * theta]
+    assert table_cells(view, "ak") == [english_num(v) for v in (2 + j) * theta]
+    pairs = [(0, 1), (2, 3)]
+    assert table_cells(view, "before") == [english_num(q0[1, a] * k0[j, a] + q0[1, b] * k0[j, b]) for a, b in pairs] \
+        + [english_num(q0[1] @ k0[j])]
+    assert table_cells(view, "after") == [english_num(q1[1, a] * k1[j, a] + q1[1, b] * k1[j, b]) for a, b in pairs] \
+        + [english_num(q1[1] @ k1[j])]
+    assert view.count('<svg viewBox="-50 -50 100 100"') == 2 and "Why only i − j counts" in view
+
+
+def test_alibi_view_shows_the_active_heads_bias_matrix(lexicons):
+    """Step 6: −m·|i − j| for the active head, the paper's m (head 3 of 4: 1/64), and the four slopes."""
+    html, x = lab_html("path=position&step=6&position=alibi&head=2&focus=1", lexicons)
+    view = section_of(html, "alibi")
+    n = len(x)
+    for j in range(n):
+        assert table_cells(view, f"k{j}") == [english_num(-abs(i - j) / 64) for i in range(n)]
+    assert "m = 1/64" in view and "1/4" in view and "1/256" in view
+
+
+def test_compare_view_shows_the_row_under_each_position(lexicons):
+    """Step 7: four bar sets, each with the selected row's percentages under its kind, from the formulas."""
+    import re
+    html, x = lab_html("path=position&step=7&focus=2&offset=3", lexicons)
+    view = section_of(html, "compare")
+    sets = re.findall(r'data-kind="(\w+)".*?</ul>', view)
+    assert sets == list(KINDS)
+    for kind, block in zip(KINDS, re.findall(r'data-kind="\w+"(.*?)</ul>', view)):
+        ref = reference(x, *heads.designed(0), kind, 3, 10.0, False, False, 0.25 if kind == "alibi" else 0.0)
+        shown = [float(v) for v in re.findall(r'aria-valuenow="([\d.]+)"', block)]
+        expected = [100 * w for j, w in enumerate(ref[3][2]) if j != 2]
+        np.testing.assert_allclose(shown, expected, atol=0.051)
+
+
+def test_lab_views_compute_nothing_in_the_explorer(lexicons):
+    """Outside the lab's path the RoPE and compare row parts are empty: a word click costs what it did."""
+    html, _ = lab_html("focus=2&position=rope", lexicons)
+    assert 'id="view-rope"' not in html and 'id="view-compare"' not in html
+    from app import render
+    s, _ = schema.parse_params("focus=2&position=rope", lexicons)
+    tokens, _ = schema.check_sentence(s.sentence, lexicons["it"])
+    parts = render.render_row_views(contract.compute(s, tokens).row(2), tokens, "it")
+    assert parts["rope"] == "" and parts["compare"] == ""

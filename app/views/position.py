@@ -2,10 +2,14 @@
 what the position did to the selected word's query, and the columns that show its part of each
 key (the PE row added, the key as used). The strings of the position lab, in both languages."""
 
+from app import attention, attention_fast
 from app.i18n import short, text
 from app.views import registry
 from app.views.html import esc
 from app.views.query import vec
+
+LAB = "position"  # the lab's guided path (app/views/position_path.py)
+KINDS = attention.POSITION_KINDS
 
 STRINGS = {
     "it": {
@@ -21,6 +25,15 @@ STRINGS = {
                             "dell'articolo per quattro teste: 1/4, 1/16, 1/64, 1/256)."),
         "col_pe": "PE(p) sommata",
         "col_key": "k usata",
+        "pos_kind_legend": "Posizione delle parole",
+        "pos_kind_none": "nessuna",
+        "pos_kind_sinusoidal": "sinusoidale",
+        "pos_kind_rope": "RoPE",
+        "pos_kind_alibi": "ALiBi",
+        "pos_offset_label": "Scostamento (la frase inizia alla posizione)",
+        "pos_base_label": "Base delle frequenze",
+        "pos_controls_hint": "Le barre, la tabella e la matrice usano la posizione scelta qui.",
+        "pos_lab_off": "Scegli una parola per vedere i suoi numeri.",
     },
     "en": {
         "pos_steps_sinusoidal": ("Sinusoidal position (base {base}): word i sits at position p = {offset} + i and the "
@@ -35,6 +48,15 @@ STRINGS = {
                             "slopes for four heads: 1/4, 1/16, 1/64, 1/256)."),
         "col_pe": "PE(p) added",
         "col_key": "k used",
+        "pos_kind_legend": "Word positions",
+        "pos_kind_none": "none",
+        "pos_kind_sinusoidal": "sinusoidal",
+        "pos_kind_rope": "RoPE",
+        "pos_kind_alibi": "ALiBi",
+        "pos_offset_label": "Offset (the sentence starts at position)",
+        "pos_base_label": "Frequency base",
+        "pos_controls_hint": "The bars, the table and the matrix use the position chosen here.",
+        "pos_lab_off": "Pick a word to see its numbers.",
     },
 }
 registry.add_strings(STRINGS)
@@ -75,3 +97,57 @@ def steps_line(row, word, lang):
     else:
         line = text(lang, "pos_steps_alibi", m=short(position.slope, lang, 6))
     return f'<p class="note position-line">{esc(line)}</p>'
+
+
+def lab_on(record):
+    """Whether the lab's views are on screen (a step of its path): they compute only then, so a
+    word click in the explorer costs what it did."""
+    return record is not None and record.position is not None and record.position.lab
+
+
+def active_head(record):
+    return record.head_records.index(record) if record.head_records else 0
+
+
+def slope_for(record, kind):
+    """The active head's distance slope under `kind` (app/contract.py's head_slope)."""
+    position = record.position
+    if kind != "alibi" or position.hand > 0:
+        return position.hand
+    return attention.alibi_slopes(4)[active_head(record)]
+
+
+def run(record, tokens, kind):
+    """The active head's attention under `kind` on the same cards and settings (the record itself
+    when it is its kind): what the page shows once the student chooses that kind."""
+    position = record.position
+    if kind == position.kind:
+        return record
+    return attention.attend([t.card for t in tokens], mask=record.mask, include_self=record.include_self,
+                            w_q=record.w_q, w_k=record.w_k, w_v=record.w_v, scaled=record.scaled,
+                            temperature=record.temperature, slope=slope_for(record, kind),
+                            qkv=attention_fast.attend_qkv,
+                            position=None if kind == "none" else attention.Position(kind, position.offset, position.base))
+
+
+def render_controls(ctx):
+    """The lab's own controls: the kind (four radio buttons), the offset and the base, each named
+    after its setting (app/settings.py), so a change recomputes as a link would."""
+    settings, lang = ctx.settings, ctx.lang
+    off = "" if ctx.interactive is True and not settings.lock else " disabled"
+    t = lambda key: esc(text(lang, key))  # noqa: E731
+    kinds = "".join(f'<label class="mode-choice"><input type="radio" name="position" value="{k}"'
+                    f'{" checked" if k == settings.position else ""}{off}> {t("pos_kind_" + k)}</label>'
+                    for k in KINDS)
+    return registry.section("position-controls", (
+        f'<fieldset class="modes position-kinds"><legend>{t("pos_kind_legend")}</legend>{kinds}</fieldset>'
+        '<div class="position-numbers">'
+        f'<label for="offset">{t("pos_offset_label")}</label>'
+        f'<input type="number" id="offset" name="offset" min="0" max="10000" step="1" value="{settings.offset}"{off}>'
+        f'<label for="base">{t("pos_base_label")}</label>'
+        f'<input type="number" id="base" name="base" min="2" max="1000000" step="any" '
+        f'value="{short(settings.base, "en", 6)}"{off}></div>'
+        f'<p class="note">{t("pos_controls_hint")}</p>'), "position-controls-section", view=False)
+
+
+CONTROLS = registry.add(registry.View(id="position-controls", place=15, explorer=False, draw=render_controls))
