@@ -12,7 +12,7 @@ STEPS = (
     path.Step(id="shift", shows=(CONTROLS, "bars", "compare")),
     path.Step(id="rope", shows=(CONTROLS, "rope", "table")),
     path.Step(id="convention", shows=(CONTROLS, "rope")),
-    path.Step(id="alibi", shows=(CONTROLS, "alibi", "bars", "table"), controls=("pos", "head")),
+    path.Step(id="alibi", shows=(CONTROLS, "alibi", "bars", "table"), controls=("head",)),
     path.Step(id="compare", shows=(CONTROLS, "compare")),
 )
 
