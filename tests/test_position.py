@@ -424,3 +424,18 @@ def test_lab_views_compute_nothing_in_the_explorer(lexicons):
     tokens, _ = schema.check_sentence(s.sentence, lexicons["it"])
     parts = render.render_row_views(contract.compute(s, tokens).row(2), tokens, "it")
     assert parts["rope"] == "" and parts["compare"] == ""
+
+
+@pytest.mark.parametrize("lang", ("it", "en"))
+def test_model_mode_names_its_sinusoidal_positions_and_links_to_the_labs_step_2(lang, lexicons):
+    """Model mode says its letters get sinusoidal positions (base 10000, d_model numbers) and links
+    to step 2 of the position path."""
+    import json
+    from pathlib import Path
+    from app import render
+    d = json.loads((Path(__file__).resolve().parent.parent / "model" / "model.json").read_text())["d_model"]
+    s, _ = schema.parse_params(f"mode=model&lang={lang}", lexicons)
+    tokens, _ = schema.sentence_tokens(s, s.sentence, lexicons)
+    record = contract.compute(s, tokens)
+    view = section_of(render.render_app(s, contract.shown_tokens(s, tokens, record), record, None), "model-positions")
+    assert f"10000^(2t/{d})" in view and f'href="?lang={lang}&amp;path=position&amp;step=2"' in view
