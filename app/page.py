@@ -38,7 +38,7 @@ from app.i18n import LANGS, text
 from app.quiz import Session
 from app.remote import Context, Helpers
 from app.row_parts import RowParts
-from app.views import editor as editor_view, model as model_view
+from app.views import editor as editor_view, model as model_view, position_experiments
 from app.views.controls import slope_value, temperature_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
@@ -478,6 +478,10 @@ class Page:
         "reset": reset,
         "model-start": lambda page: page.go_mode("model", "model-back"),
         "model-back": lambda page: page.go_mode("sentence", "model-start"),
+        # the position lab's experiments (app/views/position_experiments.py)
+        "pos-shuffle": lambda page: position_experiments.shuffle(page),
+        "pos-shift": lambda page: position_experiments.shift(page),
+        "pos-convention": lambda page: position_experiments.convention(page),
     }
 
     def on_click(self, event):

@@ -439,3 +439,69 @@ def test_model_mode_names_its_sinusoidal_positions_and_links_to_the_labs_step_2(
     record = contract.compute(s, tokens)
     view = section_of(render.render_app(s, contract.shown_tokens(s, tokens, record), record, None), "model-positions")
     assert f"10000^(2t/{d})" in view and f'href="?lang={lang}&amp;path=position&amp;step=2"' in view
+
+
+def experiment(query, view, lexicons, lang="it"):
+    """The sentence an experiment's view writes for a link."""
+    import html as entities
+    import re
+    html, _ = lab_html(query, lexicons) if lang == "en" else lab_html_it(query, lexicons)
+    return entities.unescape(re.search(rf'id="{view}-result"[^>]*>(.*?)</p>', html).group(1))
+
+
+def lab_html_it(query, lexicons):
+    from app import render
+    s, _ = schema.parse_params(query, lexicons)
+    tokens, _ = schema.check_sentence(s.sentence, lexicons["it"], s.limit)
+    record = contract.compute(s, tokens)
+    return render.render_app(s, contract.shown_tokens(s, tokens, record), record,
+                             None if s.focus is None else record.row(s.focus)), None
+
+
+def ref_row(sentence, lexicons, kind, focus, mask=False, offset=0, lang="it"):
+    tokens, _ = schema.check_sentence(sentence, lexicons[lang])
+    x = [t.card for t in tokens]
+    return reference(x, *heads.designed(0), kind, offset, 10.0, mask, False, 0.25 if kind == "alibi" else 0.0)[3][focus]
+
+
+def pct(w):
+    return f"{100 * w:.0f}%"
+
+
+def test_shuffle_says_the_weights_move_with_the_words_only_without_position_or_mask(lexicons):
+    """Step 1: «insegue»'s weights on «gatto» and «topo», now and swapped (numpy's), and the verdict:
+    moved with the words (none), changed by the position (RoPE), changed by the mask."""
+    base = "s=il+gatto+insegue+il+topo&path=position&step=1&focus=2"
+    said = experiment(base + "&position=rope", "pos-shuffle", lexicons)
+    now = ref_row("il gatto insegue il topo", lexicons, "rope", 2)
+    swapped = ref_row("il topo insegue il gatto", lexicons, "rope", 2)
+    assert f"dà ora {pct(now[1])} a «gatto» e {pct(now[4])} a «topo»" in said
+    assert f"darebbe {pct(swapped[4])} a «gatto» e {pct(swapped[1])} a «topo»" in said
+    assert "la posizione (RoPE)" in said
+    assert "equivariante" in experiment(base, "pos-shuffle", lexicons)
+    assert "maschera causale" in experiment(base + "&mask=1", "pos-shuffle", lexicons)
+
+
+def test_shift_says_rope_stays_and_sinusoidal_moves_with_numpys_numbers(lexicons):
+    """Step 3: the top word's share at offset o and o + 5: equal under RoPE and ALiBi, not under sinusoidal."""
+    for kind, verdict in (("rope", "non si muovono"), ("alibi", "non si muovono"), ("sinusoidal", "si muovono")):
+        said = experiment(f"path=position&step=3&focus=2&offset=1&position={kind}", "pos-shift", lexicons)
+        sentence = schema.default_settings("it").sentence
+        a, b = ref_row(sentence, lexicons, kind, 2, offset=1), ref_row(sentence, lexicons, kind, 2, offset=6)
+        top = int(np.argmax(a))
+        assert f"dà {pct(a[top])} a" in said and f"e {pct(b[top])} con scostamento 6" in said
+        assert f"Le barre {verdict}" in said
+
+
+def test_convention_shows_other_turned_vectors_and_the_same_weights_once_permuted(lexicons):
+    """Step 5: pairs (0,2),(1,3) with the same W give other weights; with W's columns permuted, numpy's
+    interleaved weights again."""
+    said = experiment("path=position&step=5&focus=2&position=rope&lang=en", "pos-convention", lexicons, "en")
+    sentence = schema.default_settings("en").sentence
+    w = ref_row(sentence, lexicons, "rope", 2, lang="en")
+    shown = english_vec([x for j, x in enumerate(w) if j != 2])
+    import re
+    weights = re.findall(r"the weights (\[[^\]]*\])", said)
+    assert weights[0] == weights[2] == shown and weights[1] != shown  # same once permuted, not before
+    turned = re.findall(r"the turned q is (\[[^\]]*\])", said)
+    assert len(set(turned)) == 3  # three different turned vectors

@@ -7,11 +7,11 @@ from app.views import registry
 
 CONTROLS = "position-controls"
 STEPS = (
-    path.Step(id="shuffle", shows=(CONTROLS, "bars"), controls=("mask",)),
+    path.Step(id="shuffle", shows=(CONTROLS, "pos-shuffle", "bars"), controls=("mask",)),
     path.Step(id="sinusoidal", shows=(CONTROLS, "sinusoidal", "bars")),
-    path.Step(id="shift", shows=(CONTROLS, "bars", "compare")),
+    path.Step(id="shift", shows=(CONTROLS, "pos-shift", "bars", "compare")),
     path.Step(id="rope", shows=(CONTROLS, "rope", "table")),
-    path.Step(id="convention", shows=(CONTROLS, "rope")),
+    path.Step(id="convention", shows=(CONTROLS, "pos-convention", "rope")),
     path.Step(id="alibi", shows=(CONTROLS, "alibi", "bars", "table"), controls=("head",)),
     path.Step(id="compare", shows=(CONTROLS, "compare")),
 )

@@ -10,12 +10,13 @@ from tests.e2e.conftest import get_state, open_page, wait_ready, wait_state
 from tests.e2e.test_access import SHOTS, axe_violations
 
 STEPS = {  # what each step shows besides the sentence, written out here (not read from the app)
-    1: ("position-controls", "bars"), 2: ("position-controls", "sinusoidal", "bars"),
-    3: ("position-controls", "bars", "compare"), 4: ("position-controls", "rope", "table"),
-    5: ("position-controls", "rope"), 6: ("position-controls", "alibi", "bars", "table"),
+    1: ("position-controls", "pos-shuffle", "bars"), 2: ("position-controls", "sinusoidal", "bars"),
+    3: ("position-controls", "pos-shift", "bars", "compare"), 4: ("position-controls", "rope", "table"),
+    5: ("position-controls", "pos-convention", "rope"), 6: ("position-controls", "alibi", "bars", "table"),
     7: ("position-controls", "compare"),
 }
-LAB_VIEWS = ("position-controls", "sinusoidal", "rope", "alibi", "compare", "bars", "table")
+LAB_VIEWS = ("position-controls", "sinusoidal", "rope", "alibi", "compare", "bars", "table", "pos-shuffle",
+             "pos-shift", "pos-convention")
 
 
 def numbers(text):
@@ -143,4 +144,42 @@ def test_every_step_shows_its_views_and_is_accessible(lab):
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, f"step {n}: no sideways scroll"
         page.screenshot(path=str(SHOTS / f"position-{n}-{lang}-360.png"), full_page=True)
         page.set_viewport_size({"width": 1280, "height": 900})
+    choose(page, "none")
+
+
+def test_the_three_experiments_buttons_do_what_their_sentences_say(lab):
+    """Shuffle swaps the two nouns (the selected word's weights follow them without position); the
+    shift adds 5 to the offset and RoPE's bars stay; the convention permutes W_Q's and W_K's columns
+    and the page's weights become those the other pairing gave."""
+    page = lab
+    go_step(page, 1)
+    choose(page, "none")
+    before = get_state(page)
+    page.locator("#pos-shuffle").click()
+    after = wait_state(page, f"s.sentence !== {before['sentence']!r}")
+    words = [t["text"] for t in before["tokens"]]
+    moved = [t["text"] for t in after["tokens"]]
+    a, b = [j for j in range(len(words)) if words[j] != moved[j]]
+    assert (moved[a], moved[b]) == (words[b], words[a])
+    w0, w1 = [r["weight"] for r in before["rows"]], [r["weight"] for r in after["rows"]]
+    assert w1[a] == pytest.approx(w0[b], abs=1e-12) and w1[b] == pytest.approx(w0[a], abs=1e-12)
+    assert page.locator("#pos-shuffle-result").inner_text()
+    page.locator("#pos-shuffle").click()  # (the sentence back)
+    wait_state(page, f"s.sentence === {before['sentence']!r}")
+    go_step(page, 3)
+    choose(page, "rope")
+    set_offset(page, 0)
+    bars = bar_values(page)
+    page.locator("#pos-shift").click()
+    wait_state(page, "s.position.offset === 5")
+    assert bar_values(page) == bars
+    go_step(page, 5)
+    said = page.locator("#pos-convention-result").inner_text()
+    other = re.findall(r"\[[^\]]*\]", said)[3]  # the other pairing's weights, same W
+    page.locator("#pos-convention").click()
+    state = wait_state(page, "s.matrix.queries[0][1] !== undefined && document.activeElement.id === 'pos-convention'")
+    shown = [r["weight"] for r in state["rows"] if r["candidate"]]
+    assert shown == pytest.approx(numbers(other), abs=0.0006)
+    page.locator("#pos-convention").click()  # (undone: the permutation is its own inverse)
+    set_offset(page, 0)
     choose(page, "none")
