@@ -505,3 +505,11 @@ def test_convention_shows_other_turned_vectors_and_the_same_weights_once_permute
     assert weights[0] == weights[2] == shown and weights[1] != shown  # same once permuted, not before
     turned = re.findall(r"the turned q is (\[[^\]]*\])", said)
     assert len(set(turned)) == 3  # three different turned vectors
+
+
+def test_the_query_line_says_how_q_came_under_each_position(lexicons):
+    """The query view writes q = (x + PE(p))·W_Q under sinusoidal, x·W_Q turned under RoPE, x·W_Q otherwise."""
+    for kind, line in (("none", "q = x · W_Q = ["), ("alibi", "q = x · W_Q = ["),
+                       ("sinusoidal", "q = (x + PE(p)) · W_Q = ["), ("rope", "q = x · W_Q turned by p·θ = [")):
+        html, _ = lab_html(f"focus=1&position={kind}", lexicons)
+        assert line in section_of(html, "query").replace("&#x27;", "'"), kind

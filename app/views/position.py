@@ -34,6 +34,8 @@ STRINGS = {
         "pos_base_label": "Base delle frequenze",
         "pos_controls_hint": "Le barre, la tabella e la matrice usano la posizione scelta qui.",
         "pos_lab_off": "Scegli una parola per vedere i suoi numeri.",
+        "query_line_sinusoidal": "q = (x + PE(p)) · W_Q = {vector}",
+        "query_line_rope": "q = x · W_Q girato di p·θ = {vector}",
     },
     "en": {
         "pos_steps_sinusoidal": ("Sinusoidal position (base {base}): word i sits at position p = {offset} + i and the "
@@ -57,6 +59,8 @@ STRINGS = {
         "pos_base_label": "Frequency base",
         "pos_controls_hint": "The bars, the table and the matrix use the position chosen here.",
         "pos_lab_off": "Pick a word to see its numbers.",
+        "query_line_sinusoidal": "q = (x + PE(p)) · W_Q = {vector}",
+        "query_line_rope": "q = x · W_Q turned by p·θ = {vector}",
     },
 }
 registry.add_strings(STRINGS)
