@@ -144,7 +144,7 @@ def render_controls(ctx):
                     f'{" checked" if k == settings.position else ""}{off}> {t("pos_kind_" + k)}</label>'
                     for k in KINDS)
     return registry.section("position-controls", (
-        f'<fieldset class="modes position-kinds"><legend>{t("pos_kind_legend")}</legend>{kinds}</fieldset>'
+        f'<fieldset class="position-kinds"><legend>{t("pos_kind_legend")}</legend>{kinds}</fieldset>'
         '<div class="position-numbers">'
         f'<label for="offset">{t("pos_offset_label")}</label>'
         f'<input type="number" id="offset" name="offset" min="0" max="10000" step="1" value="{settings.offset}"{off}>'

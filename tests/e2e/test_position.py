@@ -2,6 +2,7 @@
 JSON's, the shift leaves RoPE's bars where they were and moves sinusoidal's, and every step is
 clean under axe at 1280 and 360 px in both languages (one shared page per language)."""
 
+import json
 import re
 
 import pytest
@@ -175,11 +176,32 @@ def test_the_three_experiments_buttons_do_what_their_sentences_say(lab):
     assert bar_values(page) == bars
     go_step(page, 5)
     said = page.locator("#pos-convention-result").inner_text()
+    before_w = get_state(page)["w_q"]
     other = re.findall(r"\[[^\]]*\]", said)[3]  # the other pairing's weights, same W
     page.locator("#pos-convention").click()
     state = wait_state(page, "s.matrix.queries[0][1] !== undefined && document.activeElement.id === 'pos-convention'")
     shown = [r["weight"] for r in state["rows"] if r["candidate"]]
     assert shown == pytest.approx(numbers(other), abs=0.0006)
     page.locator("#pos-convention").click()  # (undone: the permutation is its own inverse)
+    wait_state(page, f"JSON.stringify(s.w_q) === JSON.stringify({json.dumps(before_w)})")
     set_offset(page, 0)
     choose(page, "none")
+
+
+def test_an_embedded_widget_opens_a_lab_step_and_its_controls_work(browser, base_url):
+    """embed=1&path=position&step=4 on another site: the lab's controls and the RoPE view show; choosing
+    sinusoidal tells the host a state whose position is sinusoidal, with its PE rows."""
+    import json
+    from tests.e2e.conftest import FRAME_POLL_MS, READY_TIMEOUT, open_host
+    context, page = open_host(browser, base_url, "./?embed=1&path=position&step=4&position=rope&focus=2")
+    frame = page.frames[1]
+    frame.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT,
+                            polling=FRAME_POLL_MS)
+    state = json.loads(frame.locator("#attention-state").text_content())
+    assert state["step"] == 4 and state["position"]["kind"] == "rope"
+    assert frame.locator(".position-kinds").is_visible() and frame.locator("#view-rope svg").first.is_visible()
+    frame.locator("input[name='position'][value='sinusoidal']").check()
+    page.wait_for_function("window.got.some(m => m.type === 'attention:state' && m.state.position"
+                           " && m.state.position.kind === 'sinusoidal' && m.state.position.encoding.length > 0)")
+    assert context.outside.urls == []
+    context.close()
