@@ -513,3 +513,18 @@ def test_the_query_line_says_how_q_came_under_each_position(lexicons):
                        ("sinusoidal", "q = (x + PE(p)) · W_Q = ["), ("rope", "q = x · W_Q turned by p·θ = [")):
         html, _ = lab_html(f"focus=1&position={kind}", lexicons)
         assert line in section_of(html, "query").replace("&#x27;", "'"), kind
+
+
+def test_compare_on_a_long_text_shows_each_kinds_favourites_and_the_selected_word(lexicons):
+    """200 words: each set has the selected word and the five words each kind weighs most, not 200 bars."""
+    import re
+    words = "+".join(("Il gatto seduto sul tappeto dormiva e il cane guardava la luna".split() * 17)[:200])
+    html, _ = lab_html_it(f"s={words}&limit=200&path=position&step=7&focus=1", lexicons)
+    x = [t.card for t in schema.check_sentence(words.replace("+", " "), lexicons["it"], 200)[0]]
+    view = section_of(html, "compare")
+    for kind, block in zip(KINDS, re.findall(r'data-kind="\w+"(.*?)</ul>', view)):
+        shown = [int(j) for j in re.findall(r'data-index="(\d+)"', block)]
+        assert 1 in shown and len(shown) <= 4 * 5 + 1
+        ref = reference(x, *heads.designed(0), kind, 0, 10.0, False, False, 0.25 if kind == "alibi" else 0.0)[3][1]
+        assert set(np.argsort(-ref, kind="stable")[:5]) <= set(shown)
+    assert "Con 200 parole" in view
