@@ -391,7 +391,9 @@ class Page:
             return
         try:
             value = setting.from_control(target)
-        except schema.Bad:
+        except schema.Bad as bad:
+            if isinstance(bad.note, schema.Note):  # (a typed number out of range says why)
+                self.set_messages([bad.note])
             return
         if value != getattr(self.settings, setting.attr):
             self.apply(setting, value)

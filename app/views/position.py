@@ -36,6 +36,7 @@ STRINGS = {
         "pos_lab_off": "Scegli una parola per vedere i suoi numeri.",
         "query_line_sinusoidal": "q = (x + PE(p)) · W_Q = {vector}",
         "query_line_rope": "q = x · W_Q girato di p·θ = {vector}",
+        "pos_number_bad": "«{value}» non va bene qui: serve un numero da {low} a {high}. I numeri restano quelli di prima.",
     },
     "en": {
         "pos_steps_sinusoidal": ("Sinusoidal position (base {base}): word i sits at position p = {offset} + i and the "
@@ -61,6 +62,7 @@ STRINGS = {
         "pos_lab_off": "Pick a word to see its numbers.",
         "query_line_sinusoidal": "q = (x + PE(p)) · W_Q = {vector}",
         "query_line_rope": "q = x · W_Q turned by p·θ = {vector}",
+        "pos_number_bad": "“{value}” does not fit here: a number from {low} to {high} is needed. The numbers stay as they were.",
     },
 }
 registry.add_strings(STRINGS)

@@ -205,3 +205,19 @@ def test_an_embedded_widget_opens_a_lab_step_and_its_controls_work(browser, base
                            " && m.state.position.kind === 'sinusoidal' && m.state.position.encoding.length > 0)")
     assert context.outside.urls == []
     context.close()
+
+
+def test_an_offset_out_of_range_says_why_and_keeps_what_was_typed(lab):
+    """−3 typed as the offset: a message names it and the range, the box keeps −3, the numbers stay."""
+    page = lab
+    go_step(page, 3)
+    before = set_offset(page, 2)
+    page.locator("#offset").fill("-3")
+    page.locator("#offset").dispatch_event("change")
+    page.wait_for_function("document.querySelector('#messages .notes') !== null")
+    said = page.locator("#messages .notes").inner_text()
+    assert "-3" in said and "10000" in said
+    assert page.locator("#offset").input_value() == "-3"
+    assert get_state(page)["position"] == before["position"]
+    set_offset(page, 0)
+    assert page.locator("#messages .notes").count() == 0
