@@ -152,7 +152,9 @@ class Attention:
                  # head's record in order, their outputs side by side and projected by W_O
                  "head_records", "concat", "multihead_output",
                  # and the second layer's record, whose input cards are this layer's output
-                 "layer2")
+                 "layer2",
+                 # how word order entered (a `Position`, None: not at all), app/attention.py
+                 "position")
 
     def __init__(self, **fields):
         for name in self.__slots__:
@@ -232,22 +234,152 @@ exact_sum_of_products = getattr(math, "sumprod", None) or (lambda p, q: math.fsu
 
 
 def attend(cards, mask=False, include_self=False, w_q=W_Q, w_k=W_K, w_v=W_V, scaled=True,
-           temperature=1.0, slope=0.0, key_cards=None, qkv=None):
+           temperature=1.0, slope=0.0, key_cards=None, qkv=None, position=None):
     """The whole attention matrix for `cards` (self-attention), or for `cards` asking
     `key_cards` (cross-attention, n_q may differ from n_k), with every intermediate.
 
     Q = cards · W_Q, K = key_cards · W_K, V = key_cards · W_V; then `attend_qkv` (or `qkv`,
     a function of the same arguments: the page passes app/attention_fast.py's).
+    `position`: a `Position` (how word order enters; None or kind "none": it does not).
     """
     key_cards = cards if key_cards is None else key_cards
     for name, rows, w in (("card", cards, w_q), ("key card", key_cards, w_k)):
         for j, card in enumerate(rows):
             if len(card) != len(w):
                 raise ValueError(f"{name} {j} has {len(card)} numbers, expected {len(w)}")
-    record = (qkv or attend_qkv)(project(cards, w_q), project(key_cards, w_k), project(key_cards, w_v),
+    kind = "none" if position is None else position.kind
+    if kind == "sinusoidal":  # x_i + PE(p_i), before W_Q, W_K and W_V
+        position.cards = [list(map(float, c)) for c in cards]
+        position.encoding = sinusoidal_encoding(max(len(cards), len(key_cards)), len(w_q), position.offset,
+                                                position.base)
+        cards, key_cards = add_rows(cards, position.encoding), add_rows(key_cards, position.encoding)
+    queries, keys = project(cards, w_q), project(key_cards, w_k)
+    if kind == "rope":
+        queries, keys = position.rotate(queries, keys)
+    record = (qkv or attend_qkv)(queries, keys, project(key_cards, w_v),
                                  mask, include_self, scaled, temperature, slope)
     record.w_q, record.w_k, record.w_v = ([list(map(float, r)) for r in w] for w in (w_q, w_k, w_v))
+    record.position = position.used(slope) if position is not None else None
     return record
+
+
+def attend_given(queries, keys, values, position=None, qkv=None, **options):
+    """Matrix mode: Q, K, V typed in (no cards, no W: as if every W were the identity).
+    sinusoidal adds PE(p_i) to each row of Q, K and V (each at its own width); rope rotates
+    Q and K. The other arguments are `attend_qkv`'s."""
+    kind = "none" if position is None else position.kind
+    if kind == "sinusoidal":
+        n = max(len(queries), len(keys))
+        position.cards = [list(map(float, q)) for q in queries]
+        position.encoding = sinusoidal_encoding(n, len(queries[0]), position.offset, position.base)
+        values = add_rows(values, sinusoidal_encoding(n, len(values[0]), position.offset, position.base))
+        queries, keys = add_rows(queries, position.encoding), add_rows(keys, position.encoding)
+    elif kind == "rope":
+        queries, keys = position.rotate(queries, keys)
+    record = (qkv or attend_qkv)(queries, keys, values, **options)
+    record.position = position.used(options.get("slope", 0.0)) if position is not None else None
+    return record
+
+
+# Word order (docs/DESIGN.md, "Position"). Attention alone does not see order: shuffle the
+# words and each word's weights move with it. Word i sits at position p_i = offset + i.
+POSITION_KINDS = ("none", "sinusoidal", "rope", "alibi")
+PAIRINGS = ("interleaved", "half")  # RoPE's pairs: (0,1),(2,3) (Meta's) or (0,2),(1,3) (rotate_half)
+# The frequency base of sinusoidal and RoPE. With d = 4 there are two pairs, turning by θ_0 = 1
+# and θ_1 = base^(−1/2) radians a word. The papers' 10,000 turns the second pair 0.01 rad a word:
+# over a six-word sentence it stands still. 10 turns it 0.32 rad (18°) a word, about a right
+# angle over six words, while the first turns 57° a word: both move, at visibly different speeds.
+DEFAULT_BASE = 10.0
+
+
+def add_rows(rows, encoding):
+    """rows[i] + encoding[i], element by element [n, d]."""
+    return [[float(x) + e for x, e in zip(row, pe)] for row, pe in zip(rows, encoding)]
+
+
+def sinusoidal_encoding(n, d, offset=0, base=DEFAULT_BASE):
+    """The PE rows of positions offset … offset + n − 1 [n, d], the paper's interleaved layout:
+    PE(p, 2t) = sin(p / base^(2t/d)), PE(p, 2t + 1) = cos(p / base^(2t/d))."""
+    rows = []
+    for i in range(n):
+        p = offset + i
+        rows.append([math.sin(p / base ** (2 * (c // 2) / d)) if c % 2 == 0 else math.cos(p / base ** (2 * (c // 2) / d))
+                     for c in range(d)])
+    return rows
+
+
+def rope_angles(n, d, offset=0, base=DEFAULT_BASE):
+    """p·θ_t for positions offset … offset + n − 1 and each pair t [n, d // 2], θ_t = base^(−2t/d)."""
+    return [[(offset + i) * base ** (-2 * t / d) for t in range(d // 2)] for i in range(n)]
+
+
+def rope_pairs(d, pairs="interleaved"):
+    """The dimensions RoPE turns together, pair t first: interleaved (2t, 2t + 1), half (t, t + d/2).
+    With an odd d the last dimension is not turned."""
+    h = d // 2
+    return [(2 * t, 2 * t + 1) for t in range(h)] if pairs == "interleaved" else [(t, t + h) for t in range(h)]
+
+
+def rotate(vectors, angles, pairs="interleaved"):
+    """Each vector's pairs (a, b) turned by its row's angles: (a cos − b sin, a sin + b cos)."""
+    out = []
+    for v, row in zip(vectors, angles):
+        turned = [float(x) for x in v]
+        for (a, b), angle in zip(rope_pairs(len(v), pairs), row):
+            c, s = math.cos(angle), math.sin(angle)
+            turned[a], turned[b] = v[a] * c - v[b] * s, v[a] * s + v[b] * c
+        out.append(turned)
+    return out
+
+
+def alibi_slopes(heads):
+    """ALiBi's slopes for `heads` heads (Press et al. 2022, the paper's get_slopes): 2^(−8h/H) for
+    h = 1…H when H is a power of two; otherwise those of the power of two below, then every other
+    one of the next power's (6 heads: 1/4, 1/16, 1/64, 1/256, 1/2, 1/8)."""
+    if heads & (heads - 1) == 0:
+        return [2.0 ** (-8 * h / heads) for h in range(1, heads + 1)]
+    below = 1 << (heads.bit_length() - 1)
+    return alibi_slopes(below) + alibi_slopes(2 * below)[0::2][:heads - below]
+
+
+class Position:
+    """How word order enters one attention: `kind` (POSITION_KINDS), `offset`, `base`, RoPE's
+    `pairs`; once used, what it did: `encoding` (the PE rows added), `angles` (p·θ_t), `cards`
+    (the cards before the PE), `queries`/`keys` (before RoPE's turn), `slope` (ALiBi's m)."""
+
+    __slots__ = ("kind", "offset", "base", "pairs", "slope", "encoding", "angles", "cards", "queries", "keys",
+                 "hand", "lab")  # hand: the `pos` setting (the active head's slope set by hand, 0: none);
+    # lab: the position lab's views are on screen (app/views/position.py: they compute only then)
+
+    def __init__(self, kind="none", offset=0, base=DEFAULT_BASE, pairs="interleaved"):
+        if kind not in POSITION_KINDS:
+            raise ValueError(f"position must be one of {', '.join(POSITION_KINDS)}, not {kind!r}")
+        if not base > 1:
+            raise ValueError(f"the base must be more than 1, not {base}")
+        self.kind, self.offset, self.base, self.pairs = kind, int(offset), float(base), pairs
+        self.slope = self.encoding = self.angles = self.cards = self.queries = self.keys = None
+        self.hand, self.lab = 0.0, False
+
+    def rotate(self, queries, keys):
+        """RoPE: q_i and k_j turned by their positions' angles (not v)."""
+        self.queries, self.keys = [list(map(float, q)) for q in queries], [list(map(float, k)) for k in keys]
+        d = len(queries[0]) if queries else len(keys[0]) if keys else 0
+        self.angles = rope_angles(max(len(queries), len(keys)), d, self.offset, self.base)
+        return rotate(queries, self.angles, self.pairs), rotate(keys, self.angles, self.pairs)
+
+    def used(self, slope):
+        """A copy with what this attention did (one Position may serve several heads)."""
+        done = Position(self.kind, self.offset, self.base, self.pairs)
+        for name in ("encoding", "angles", "cards", "queries", "keys"):
+            setattr(done, name, getattr(self, name))
+        done.slope = float(slope) if self.kind == "alibi" else None
+        return done
+
+    def field(self):
+        """The state JSON's `position` (docs/DESIGN.md)."""
+        return {"kind": self.kind, "offset": self.offset, "base": self.base,
+                "pairs": self.pairs if self.kind == "rope" else None, "slope": self.slope,
+                "encoding": self.encoding, "angles": self.angles}
 
 
 def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=True, temperature=1.0,

@@ -64,8 +64,13 @@ def compute(settings, tokens):
             return None
     options = dict(mask=settings.mask, include_self=settings.include_self, scaled=settings.scaled,
                    temperature=settings.temperature, slope=settings.slope)
+    position = position_of(settings)
     if settings.mode == "matrix":
-        return attention_fast.attend_qkv(*matrix_qkv(settings), **options)
+        if position is None:
+            return attention_fast.attend_qkv(*matrix_qkv(settings), **options)
+        options["slope"] = head_slope(settings, 0)
+        return attention.attend_given(*matrix_qkv(settings), position=position, qkv=attention_fast.attend_qkv,
+                                      **options)
     options["qkv"] = attention_fast.attend_qkv  # the same numbers as attention.attend_qkv, faster
     if not tokens:
         return None
@@ -74,10 +79,16 @@ def compute(settings, tokens):
     records = []  # None for a head not computed
     for h in range(len(heads.HEADS)):
         w_q, w_k, w_v = head_matrices(settings, h)
+        if position is not None:
+            options.update(position=position, slope=head_slope(settings, h))
         records.append(attention.attend(cards, w_q=w_q, w_k=w_k, w_v=w_v, **options)
                        if every or h == settings.head else None)
     record = records[settings.head]
     record.head_records = records
+    # (what the position lab's views read: offset, base and pos, even when position is none)
+    record.position = record.position or attention.Position("none", settings.offset, settings.base)
+    record.position.hand = settings.slope
+    record.position.lab = settings.path == "position" and settings.step is not None  # (its views on screen)
     computed = [r for r in records if r is not None]
     if isinstance(record.outputs, attention_fast.Lazy):  # a long text: each row's when first read
         w_o = heads.w_o(len(computed), len(record.values[0]))
@@ -87,8 +98,35 @@ def compute(settings, tokens):
         record.concat, record.multihead_output = heads.multihead(computed)
     if every:
         w_q, w_k, w_v = head_matrices(settings, settings.head)
+        if position is not None:
+            options.update(position=position, slope=head_slope(settings, settings.head))
         record.layer2 = attention.attend(layer2_cards(record, cards), w_q=w_q, w_k=w_k, w_v=w_v, **options)
     return record
+
+
+def position_of(settings):
+    """The settings' `attention.Position`, or None for position=none (today's numbers, bit for bit:
+    nothing is added, turned or biased)."""
+    if settings.position == "none":
+        return None
+    return attention.Position(settings.position, settings.offset, settings.base)
+
+
+def head_slope(settings, h):
+    """The distance-bias slope m head h uses: under alibi the paper's slope of head h of the page's
+    four (1/4, 1/16, 1/64, 1/256), or `pos` for the active head when set by hand; else `pos`
+    (matrix mode: one head, the first's)."""
+    if settings.position != "alibi" or (h == settings.head and settings.slope > 0):
+        return settings.slope
+    return attention.alibi_slopes(len(heads.HEADS))[h]
+
+
+def position_field(settings, record):
+    """The state's `position` (docs/DESIGN.md, "Position"): what word order did to these numbers."""
+    if record is not None and record.position is not None:
+        return record.position.field()
+    return attention.Position("none" if settings.position == "none" else settings.position,
+                              settings.offset, settings.base).field()
 
 
 def layer2_cards(record, cards):
@@ -150,7 +188,7 @@ def _model_state(settings, record):
         "tokens": [] if record is None else [{"text": t, "card": None, "known": None} for t in record.tokens],
         "w_q": None, "w_k": None, "w_v": None, "focus": chosen["focus"],
         "mask": True, "include_self": True, "d_k": d_head, "scaled": True, "temperature": 1.0,
-        "scale": math.sqrt(d_head), "position_bias": 0.0, "query": None, "rows": [], "quiz": None,
+        "scale": math.sqrt(d_head), "position_bias": 0.0, "position": None, "query": None, "rows": [], "quiz": None,
         "matrix": None, "head": None, "heads": None, "w_o": None,
         "model": None if record is None else {
             "tokens": list(record.tokens), "checkpoint": record.step, "attention": record.attention,
@@ -227,6 +265,7 @@ def build_state(settings, tokens, record, quiz=None):
     for setting in schema.SCHEMA:
         if setting.state is not None:
             state[setting.state] = getattr(settings, setting.attr)
+    state["position"] = position_field(settings, record)
     if settings.mode == "matrix" and record is not None:
         state.update(mode="matrix", **_matrix_mode_state(settings, record))
     elif record is not None:

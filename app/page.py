@@ -38,7 +38,7 @@ from app.i18n import LANGS, text
 from app.quiz import Session
 from app.remote import Context, Helpers
 from app.row_parts import RowParts
-from app.views import editor as editor_view, model as model_view, path as path_view
+from app.views import editor as editor_view, model as model_view, path as path_view, position_experiments
 from app.views.controls import checkpoint_value, slope_value, temperature_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
@@ -406,7 +406,9 @@ class Page:
             return
         try:
             value = setting.from_control(target)
-        except schema.Bad:
+        except schema.Bad as bad:
+            if isinstance(bad.note, schema.Note):  # (a typed number out of range says why)
+                self.set_messages([bad.note])
             return
         if value != getattr(self.settings, setting.attr):
             self.apply(setting, value)
@@ -499,6 +501,10 @@ class Page:
         "reset": reset,
         "model-start": lambda page: page.go_mode("model", "model-back"),
         "model-back": lambda page: page.go_mode("sentence", "model-start"),
+        # the position lab's experiments (app/views/position_experiments.py)
+        "pos-shuffle": lambda page: position_experiments.shuffle(page),
+        "pos-shift": lambda page: position_experiments.shift(page),
+        "pos-convention": lambda page: position_experiments.convention(page),
     }
 
     def on_click(self, event):

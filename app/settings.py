@@ -252,6 +252,17 @@ class Setting:
         return self.from_text(str(element.value))
 
 
+def _read_lab_number(attr, element):
+    """The position lab's offset or base as typed: a value out of range or no number says why on the
+    page (the box keeps what was typed; app/page.py shows a Bad's note)."""
+    setting = BY_ATTR[attr]
+    try:
+        return setting.from_text(str(element.value))
+    except Bad:
+        raise Bad(Note("pos_number_bad", value=str(element.value)[:20], low=shortest(setting.low),
+                       high=shortest(setting.high))) from None
+
+
 def _take_lang(settings, lang, change):
     """Another language: an example becomes the same example there (`switch_language`)."""
     if lang != settings.lang:
@@ -514,6 +525,31 @@ SCHEMA = (
             example="0.5",
             url="pos", host="pos", control="pos", kind="number", default=0.0,
             low=0.0, high=10.0, state="position_bias"),
+    # Word order (docs/DESIGN.md, "Position"; app/attention.py): sentence and matrix modes. Their
+    # controls live with the position lab's views, not among the other settings.
+    Setting(attr="position",
+            help=("how word order enters: none (attention alone ignores it), sinusoidal (sines and cosines "
+                  "added to the cards), rope (q and k turned by their positions) or alibi (a distance bias "
+                  "on the scores, each head its own slope)"),
+            example="rope",
+            url="position", host="position", control="position", kind="choice", default="none",
+            choices=attention.POSITION_KINDS),
+    Setting(attr="offset",
+            help=("word i sits at position offset + i, as if the sentence came later in a longer text "
+                  "(sinusoidal and rope)"),
+            example="3",
+            url="offset", host="offset", control="offset", kind="integer", default=0,
+            low=0, high=10_000, read_control=lambda element: _read_lab_number("offset", element)),
+    # The default base, 10, and not the papers' 10,000: with cards of 4 numbers there are two
+    # pairs, turning θ_0 = 1 and θ_1 = base^(−1/2) radians a word. At 10,000 the second pair turns
+    # 0.01 rad a word and stands still over a six-word sentence; at 10 it turns 18° a word (about
+    # a right angle over six words) while the first turns 57°: both visibly, at different speeds.
+    Setting(attr="base",
+            help=("the frequency base of sinusoidal and rope: pair t turns base^(−2t/d) radians a word "
+                  "(default 10, so both pairs of a 4-number card turn visibly over a short sentence)"),
+            example="10000",
+            url="base", host="base", control="base", kind="number", default=attention.DEFAULT_BASE,
+            low=2.0, high=1_000_000.0, read_control=lambda element: _read_lab_number("base", element)),
     Setting(attr="view",
             help=("the view an embedded widget opens with: bars, table (the steps), heatmap (the matrix) or "
                   "output (the new card)"),

@@ -138,7 +138,7 @@ def test_a_view_and_a_path_declared_in_one_module_show_everywhere_a_view_shows(t
         assert got["model"] == ["model", 2, True, True]  # a step about the trained model, its view drawn there
         assert got["embed_view"] == "made-up" and got["tab"] == [tab] and got["analysis"]
     assert seen["choices"] == ["bars", "table", "heatmap", "output", "made-up"]
-    assert seen["paths"] == ["formula", "made"] and seen["made"] == "made-up bars"
+    assert seen["paths"][0] == "formula" and "made" in seen["paths"] and seen["made"] == "made-up bars"
     assert seen["past_end"] == ["link_step_bad"]
     # The stylesheet as it stands has no rule for it: `make build` writes the one that hides it
     # on a step that does not name it, and the one that shows it on its tab.

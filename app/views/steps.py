@@ -9,7 +9,7 @@ from app.i18n import num, percent, short, text
 from app.numbers import shown_sum
 from app.views.html import Cell, Column, esc, table, table_rows
 from app.views.query import vec
-from app.views import registry
+from app.views import position, registry
 
 COLUMNS = ("word", "card", "products", "dot", "logit", "exp", "weight", "percent")
 
@@ -40,10 +40,11 @@ def formula(record, lang):
 
 def columns_of(record):
     """The table's columns: with the distance bias on, −m·|i−j| gets its own after q·k."""
+    shown = COLUMNS[:2] + position.columns(record) + COLUMNS[2:]  # (the position's part after the card)
     if not record.slope:
-        return COLUMNS
-    at = COLUMNS.index("dot") + 1
-    return COLUMNS[:at] + ("bias",) + COLUMNS[at:]
+        return shown
+    at = shown.index("dot") + 1
+    return shown[:at] + ("bias",) + shown[at:]
 
 
 def rounding_note(row, lang):
@@ -71,7 +72,9 @@ def step_values(row, j, tok, lang, biased):
     """A candidate's numbers as the table writes them: q·k written out, q·k, (−m·|i−j|),
     logit, e^logit, weight, percentage."""
     bias = [num(-row.record.slope * abs(row.focus - j), lang)] if biased else []
-    return [products(row.query, tok.card, lang), num(row.dots[j], lang)] + bias + [
+    parts = position.values(row.record, j, lang)  # with a position, the key as used
+    key = row.record.keys[j] if parts else tok.card
+    return parts + [products(row.query, key, lang), num(row.dots[j], lang)] + bias + [
         num(row.logits[j], lang), num(row.exps[j], lang), num(row.weights[j], lang),
         percent(row.weights[j], lang, "table")]
 
@@ -84,7 +87,7 @@ def step_row(row, j, tok, lang, biased):
     if status == "candidate":
         cells += [esc(v) for v in step_values(row, j, tok, lang, biased)]
     elif status == "masked":
-        cells += ["—", "—"] + (["—"] if biased else []) + [
+        cells += ["—"] * len(position.columns(row.record)) + ["—", "—"] + (["—"] if biased else []) + [
                   t("masked_logit"), "0", "0", percent(0.0, lang, "table")]
     else:
         cells.append(Cell(f'— {t("is_query")}', until="percent"))
@@ -123,7 +126,7 @@ def render_table(row, tokens, lang, word=None):
     return (
         f'<h2>{t("steps_heading")}</h2>'
         f'<p class="formula">{esc(formula(record, lang))}</p>'
-        + (f'<p class="note pos-line">{t("pos_line")}</p>' if biased else "") +
+        + (f'<p class="note pos-line">{t("pos_line")}</p>' if biased else "") + position.steps_line(row, word, lang) +
         f'<div class="table-wrap" role="region" tabindex="0" aria-label="{t("steps_heading")}">'
         + table(columns, body, t("table_caption", word=word, divisor=divisor), foot, class_="steps")
         + "</div>" + (f'<p class="note rounding">{esc(note)}</p>' if note else "")

@@ -1,0 +1,223 @@
+"""The position lab as a student walks it (path=position): every view's numbers equal the state
+JSON's, the shift leaves RoPE's bars where they were and moves sinusoidal's, and every step is
+clean under axe at 1280 and 360 px in both languages (one shared page per language)."""
+
+import json
+import re
+
+import pytest
+
+from tests.e2e.conftest import get_state, open_page, wait_ready, wait_state
+from tests.e2e.test_access import SHOTS, axe_violations
+
+STEPS = {  # what each step shows besides the sentence, written out here (not read from the app)
+    1: ("position-controls", "pos-shuffle", "bars"), 2: ("position-controls", "sinusoidal", "bars"),
+    3: ("position-controls", "pos-shift", "bars", "compare"), 4: ("position-controls", "rope", "table"),
+    5: ("position-controls", "pos-convention", "rope"), 6: ("position-controls", "alibi", "bars", "table"),
+    7: ("position-controls", "compare"),
+}
+LAB_VIEWS = ("position-controls", "sinusoidal", "rope", "alibi", "compare", "bars", "table", "pos-shuffle",
+             "pos-shift", "pos-convention")
+
+
+def numbers(text):
+    """The numbers of a cell as the page writes them in either language ([0,5; −1] or [0.5, −1])."""
+    text = text.replace("−", "-")
+    if ";" in text or re.search(r"\d,\d", text) and "." not in text:
+        text = text.replace(",", ".").replace(";", ",")
+    return [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", text)]
+
+
+def cells(page, view, col):
+    return [numbers(t) for t in page.locator(f"#view-{view} td[data-col='{col}']").all_inner_texts()
+            if t.strip() and not t.strip().startswith("—")]
+
+
+def choose(page, kind):
+    page.locator(f"input[name='position'][value='{kind}']").check()
+    return wait_state(page, f"s.position.kind === '{kind}'")
+
+
+def go_step(page, n):
+    """Walk the path's bar (next / back) to step n, as a student does."""
+    state = get_state(page)
+    while state["step"] != n:
+        here = state["step"]
+        page.locator("#step-next" if here < n else "#step-prev").click()
+        state = wait_state(page, f"s.step === {here + (1 if here < n else -1)}")
+    return state
+
+
+def set_offset(page, k):
+    page.locator("#offset").fill(str(k))
+    page.locator("#offset").dispatch_event("change")
+    return wait_state(page, f"s.position.offset === {k}")
+
+
+def bar_values(page):
+    return [float(v) for v in page.locator("#view-bars li.candidate svg").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-valuenow'))")]
+
+
+@pytest.fixture(scope="module", params=["it", "en"])
+def lab(request, browser, base_url):
+    context, page = open_page(browser, base_url, f"?lang={request.param}&path=position&step=1&focus=2",
+                              viewport={"width": 1280, "height": 900})
+    wait_ready(page)
+    page.lang = request.param
+    yield page
+    assert page.errors == [] and context.outside.urls == []
+    context.close()
+
+
+def shown(page):
+    return page.evaluate("""ids => ids.filter(id => {
+        const e = document.getElementById('view-' + id);
+        return !!e && e.getClientRects().length > 0; })""", list(LAB_VIEWS))
+
+
+def test_every_view_equals_the_state_json(lab):
+    """Under each kind, on the steps that show them: the bars, the steps table's keys, the PE rows,
+    RoPE's angles, ALiBi's bias and the compare set of the chosen kind equal the state JSON."""
+    page = lab
+    for kind in ("none", "sinusoidal", "rope", "alibi"):
+        go_step(page, 1)
+        state = choose(page, kind)
+        weights = [r["weight"] for r in state["rows"] if r["candidate"]]
+        assert bar_values(page) == pytest.approx([100 * w for w in weights], abs=0.051)
+        go_step(page, 4)
+        state = get_state(page)
+        focus = state["focus"]
+        if kind in ("sinusoidal", "rope"):
+            keys = [k for j, k in enumerate(state["matrix"]["keys"]) if j != focus]
+            for shown_key, key in zip(cells(page, "table", "key"), keys, strict=True):
+                assert shown_key == pytest.approx(key, abs=0.0006)
+        if kind == "rope":
+            assert [c[0] for c in cells(page, "rope", "aq")] == pytest.approx(state["position"]["angles"][focus],
+                                                                             abs=0.0006)
+        go_step(page, 2)
+        pe = cells(page, "sinusoidal", "pe")
+        if kind == "sinusoidal":
+            assert pe == [pytest.approx(r, abs=0.0006) for r in state["position"]["encoding"]]
+        go_step(page, 6)
+        if kind == "alibi":
+            m, n = state["position"]["slope"], len(state["tokens"])
+            for j in range(n):
+                assert [c[0] for c in cells(page, "alibi", f"k{j}")] == pytest.approx(
+                    [-m * abs(i - j) for i in range(n)], abs=0.0006)
+        go_step(page, 7)
+        chosen = page.locator(f"#view-compare figure[data-kind='{kind}'] li.candidate svg").evaluate_all(
+            "els => els.map(e => +e.getAttribute('aria-valuenow'))")
+        assert chosen == pytest.approx([100 * w for w in weights], abs=0.051)
+    choose(page, "none")
+
+
+def test_the_shift_leaves_ropes_bars_and_moves_sinusoidals(lab):
+    """Step 3: offset 0 → 7 under RoPE, the bars stay put; under sinusoidal they move."""
+    page = lab
+    go_step(page, 3)
+    choose(page, "rope")
+    set_offset(page, 0)
+    before = bar_values(page)
+    set_offset(page, 7)
+    assert bar_values(page) == before
+    choose(page, "sinusoidal")
+    moved = bar_values(page)
+    set_offset(page, 0)
+    assert bar_values(page) != moved
+    choose(page, "none")
+
+
+def test_every_step_shows_its_views_and_is_accessible(lab):
+    """Steps 1…7 with RoPE chosen: only the step's views, axe clean at 1280 and 360 px, no sideways
+    scroll on a phone; a screenshot of each at both widths."""
+    page, lang = lab, lab.lang
+    SHOTS.mkdir(exist_ok=True)
+    go_step(page, 1)
+    choose(page, "rope")
+    for n, views in STEPS.items():
+        go_step(page, n)
+        assert sorted(shown(page)) == sorted(views), n
+        assert axe_violations(page) == [], f"step {n}, 1280 px"
+        page.screenshot(path=str(SHOTS / f"position-{n}-{lang}-1280.png"), full_page=True)
+        page.set_viewport_size({"width": 360, "height": 640})
+        assert axe_violations(page) == [], f"step {n}, 360 px"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, f"step {n}: no sideways scroll"
+        page.screenshot(path=str(SHOTS / f"position-{n}-{lang}-360.png"), full_page=True)
+        page.set_viewport_size({"width": 1280, "height": 900})
+    choose(page, "none")
+
+
+def test_the_three_experiments_buttons_do_what_their_sentences_say(lab):
+    """Shuffle swaps the two nouns (the selected word's weights follow them without position); the
+    shift adds 5 to the offset and RoPE's bars stay; the convention permutes W_Q's and W_K's columns
+    and the page's weights become those the other pairing gave."""
+    page = lab
+    go_step(page, 1)
+    choose(page, "none")
+    before = get_state(page)
+    page.locator("#pos-shuffle").click()
+    after = wait_state(page, f"s.sentence !== {before['sentence']!r}")
+    words = [t["text"] for t in before["tokens"]]
+    moved = [t["text"] for t in after["tokens"]]
+    a, b = [j for j in range(len(words)) if words[j] != moved[j]]
+    assert (moved[a], moved[b]) == (words[b], words[a])
+    w0, w1 = [r["weight"] for r in before["rows"]], [r["weight"] for r in after["rows"]]
+    assert w1[a] == pytest.approx(w0[b], abs=1e-12) and w1[b] == pytest.approx(w0[a], abs=1e-12)
+    assert page.locator("#pos-shuffle-result").inner_text()
+    page.locator("#pos-shuffle").click()  # (the sentence back)
+    wait_state(page, f"s.sentence === {before['sentence']!r}")
+    go_step(page, 3)
+    choose(page, "rope")
+    set_offset(page, 0)
+    bars = bar_values(page)
+    page.locator("#pos-shift").click()
+    wait_state(page, "s.position.offset === 5")
+    assert bar_values(page) == bars
+    go_step(page, 5)
+    said = page.locator("#pos-convention-result").inner_text()
+    before_w = get_state(page)["w_q"]
+    other = re.findall(r"\[[^\]]*\]", said)[3]  # the other pairing's weights, same W
+    page.locator("#pos-convention").click()
+    state = wait_state(page, "s.matrix.queries[0][1] !== undefined && document.activeElement.id === 'pos-convention'")
+    shown = [r["weight"] for r in state["rows"] if r["candidate"]]
+    assert shown == pytest.approx(numbers(other), abs=0.0006)
+    page.locator("#pos-convention").click()  # (undone: the permutation is its own inverse)
+    wait_state(page, f"JSON.stringify(s.w_q) === JSON.stringify({json.dumps(before_w)})")
+    set_offset(page, 0)
+    choose(page, "none")
+
+
+def test_an_embedded_widget_opens_a_lab_step_and_its_controls_work(browser, base_url):
+    """embed=1&path=position&step=4 on another site: the lab's controls and the RoPE view show; choosing
+    sinusoidal tells the host a state whose position is sinusoidal, with its PE rows."""
+    import json
+    from tests.e2e.conftest import FRAME_POLL_MS, READY_TIMEOUT, open_host
+    context, page = open_host(browser, base_url, "./?embed=1&path=position&step=4&position=rope&focus=2")
+    frame = page.frames[1]
+    frame.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT,
+                            polling=FRAME_POLL_MS)
+    state = json.loads(frame.locator("#attention-state").text_content())
+    assert state["step"] == 4 and state["position"]["kind"] == "rope"
+    assert frame.locator(".position-kinds").is_visible() and frame.locator("#view-rope svg").first.is_visible()
+    frame.locator("input[name='position'][value='sinusoidal']").check()
+    page.wait_for_function("window.got.some(m => m.type === 'attention:state' && m.state.position"
+                           " && m.state.position.kind === 'sinusoidal' && m.state.position.encoding.length > 0)")
+    assert context.outside.urls == []
+    context.close()
+
+
+def test_an_offset_out_of_range_says_why_and_keeps_what_was_typed(lab):
+    """−3 typed as the offset: a message names it and the range, the box keeps −3, the numbers stay."""
+    page = lab
+    go_step(page, 3)
+    before = set_offset(page, 2)
+    page.locator("#offset").fill("-3")
+    page.locator("#offset").dispatch_event("change")
+    page.wait_for_function("document.querySelector('#messages .notes') !== null")
+    said = page.locator("#messages .notes").inner_text()
+    assert "-3" in said and "10000" in said
+    assert page.locator("#offset").input_value() == "-3"
+    assert get_state(page)["position"] == before["position"]
+    set_offset(page, 0)
+    assert page.locator("#messages .notes").count() == 0
