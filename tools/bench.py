@@ -54,6 +54,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from tools import bench_deploy, bench_lexicon, bench_phone  # noqa: E402
 from tools.build import PYODIDE_FILES, runtime_dirs  # noqa: E402
 from tools.chromium import launch_options  # noqa: E402
+from tools.runtime_names import vendored_name  # noqa: E402
 from tools.serve import make_server  # noqa: E402
 
 READY = "document.documentElement.dataset.state === 'ready'"
@@ -272,12 +273,17 @@ TRANSFERRED = """(async () => {
 })()"""
 
 
+BASELINE_INTERPRETER = "/vendor/pyodide-stock/" + vendored_name("pyodide.mjs")
+
+
 def baseline_runtime(tmp):
-    """A copy of the stock runtime (full python_stdlib.zip, as npm ships it) for the baseline."""
+    """A copy of the stock runtime (full python_stdlib.zip, as npm ships it) for the baseline,
+    its modules under the vendored `.js` names (tools/runtime_names.py: the same bytes but
+    for the names), loaded from BASELINE_INTERPRETER."""
     pyodide_dir, pyscript_dir = runtime_dirs()
     base = tmp / "vendor" / "pyodide-stock"
     base.mkdir(parents=True)
-    for name in PYODIDE_FILES:
+    for name in map(vendored_name, PYODIDE_FILES):
         for suffix in ("", ".br", ".gz"):
             src = ROOT / "vendor" / pyodide_dir / (name + suffix)
             if src.exists():
@@ -428,7 +434,7 @@ def main(argv=None):
     tmp = Path(tempfile.mkdtemp(prefix="attention-bench-"))
     pyscript_dir = baseline_runtime(tmp)
     (tmp / "bench-hello.html").write_text(HELLO_HTML.format(pyscript=pyscript_dir))
-    (tmp / "bench-hello.toml").write_text('interpreter = "/vendor/pyodide-stock/pyodide.mjs"\n')
+    (tmp / "bench-hello.toml").write_text(f'interpreter = "{BASELINE_INTERPRETER}"\n')
     (tmp / "bench-plain.html").write_text(bench_phone.PLAIN_HTML)
     page_server = make_server(port=0, quiet=True)
     hello_server = make_server(port=0, root=tmp, quiet=True, extra_public=("bench-hello.", "bench-plain."))

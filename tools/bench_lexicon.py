@@ -14,6 +14,7 @@ import json
 import shutil
 import threading
 
+from tools.runtime_names import vendored_name
 from tools.serve import make_server
 
 LEXICON_HTML = """<!doctype html><html data-state="loading"><head><meta charset="utf-8">
@@ -58,9 +59,9 @@ def measure(browser, root, tmp, pyscript_dir, page_url, runs):
                         ignore=shutil.ignore_patterns("__pycache__", "*-left-out.txt"))
     files = [p.relative_to(tmp).as_posix() for p in sorted((tmp / "lexicon").rglob("*.*"))
              if p.suffix in (".csv", ".txt")]
-    files += ["app/__init__.py", "app/attention.py", "app/i18n.py", "app/lexicon.py"]  # (lexicon.py and what it imports)
+    files += ["app/__init__.py", "app/attention.py", "app/i18n.py", "app/numbers.py", "app/lexicon.py"]  # (lexicon.py and what it imports)
     (tmp / "bench-lexicon.toml").write_text(
-        'interpreter = "/vendor/pyodide-stock/pyodide.mjs"\n[files]\n'
+        f'interpreter = "/vendor/pyodide-stock/{vendored_name("pyodide.mjs")}"\n[files]\n'
         + "".join(f'"/{f}" = "./{f}"\n' for f in files))
     (tmp / "bench-lexicon.html").write_text(LEXICON_HTML.format(pyscript=pyscript_dir))
     server = make_server(port=0, root=tmp, quiet=True, extra_public=("bench-lexicon.",))
