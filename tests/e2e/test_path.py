@@ -11,7 +11,7 @@ import pytest
 from app import render  # noqa: F401 (every view declared)
 from app.i18n import STRINGS
 from app.views import registry
-from tests.e2e.conftest import (FRAME_POLL_MS, READY_TIMEOUT, get_state, new_context, open_host, open_page,
+from tests.e2e.conftest import (FRAME_POLL_MS, READY_TIMEOUT, get_state, language_page, new_context, open_host, open_page,
                                 wait_ready, wait_state)
 from tests.e2e.test_access import SHOTS, axe_violations
 from tests.path_reference import WORDS, expected, quoted, where
@@ -45,13 +45,7 @@ def at_step(page, n):
 
 @pytest.fixture(scope="module", params=["it", "en"])
 def walk(request, browser, base_url):
-    context, page = open_page(browser, base_url, f"?lang={request.param}&step=1",
-                              viewport={"width": 1280, "height": 900})
-    wait_ready(page)
-    page.lang = request.param
-    yield page
-    assert page.errors == [] and context.outside.urls == []
-    context.close()
+    yield from language_page(browser, base_url, request.param, "step=1")
 
 
 def test_every_step_shows_what_it_adds_with_its_link_and_is_accessible(walk):

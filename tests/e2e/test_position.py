@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import get_state, open_page, wait_ready, wait_state
+from tests.e2e.conftest import get_state, language_page, wait_state
 from tests.e2e.test_access import SHOTS, axe_violations
 
 STEPS = {  # what each step shows besides the sentence, written out here (not read from the app)
@@ -61,13 +61,7 @@ def bar_values(page):
 
 @pytest.fixture(scope="module", params=["it", "en"])
 def lab(request, browser, base_url):
-    context, page = open_page(browser, base_url, f"?lang={request.param}&path=position&step=1&focus=2",
-                              viewport={"width": 1280, "height": 900})
-    wait_ready(page)
-    page.lang = request.param
-    yield page
-    assert page.errors == [] and context.outside.urls == []
-    context.close()
+    yield from language_page(browser, base_url, request.param, "path=position&step=1&focus=2")
 
 
 def shown(page):
