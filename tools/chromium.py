@@ -13,9 +13,10 @@ ATTENTION_NO_APT=1 acts as if apt-get were not possible.
 """
 
 import os
-import shutil
 import subprocess
 import sys
+
+from tools import apt
 
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--disable-quic", "--no-first-run", "--disable-sync"]
@@ -50,19 +51,11 @@ def launch_options():
     return options
 
 
-def apt_possible():
-    return (os.environ.get("ATTENTION_NO_APT") != "1" and hasattr(os, "geteuid")
-            and os.geteuid() == 0 and shutil.which("apt-get") is not None)
-
-
 def install():
     """Install a browser (apt-get as root on Debian, else Playwright's); True when it worked."""
-    if apt_possible():
+    if apt.possible():
         print("chromium: none found; installing Debian's chromium with apt-get", flush=True)
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium", "fonts-dejavu-core"],
-                       check=True, env=env, stdout=subprocess.DEVNULL)
+        apt.install("chromium", ["chromium", "fonts-dejavu-core"])
         return system_chromium() is not None
     print("chromium: none found ($ATTENTION_CHROMIUM unset, no Debian chromium, apt-get not "
           "possible); downloading Playwright's own with `playwright install chromium` "

@@ -11,18 +11,14 @@ otherwise this says what to install and the Firefox tests are skipped, saying wh
 $ATTENTION_FIREFOX names another binary.
 """
 
-import fcntl
 import os
 import shutil
 import subprocess
 import sys
-import time
+
+from tools import apt
 
 PACKAGES = ["firefox-esr"]
-# apt's locks: another apt-get (or unattended upgrade) holding one makes ours fail at once.
-LOCKS = ["/var/lib/dpkg/lock-frontend", "/var/lib/dpkg/lock", "/var/lib/apt/lists/lock",
-         "/var/cache/apt/archives/lock"]
-LOCK_WAIT_S = 1200
 
 
 def binary():
@@ -38,62 +34,12 @@ def missing():
     return [] if binary() else ["firefox-esr"]
 
 
-def apt_busy():
-    """True while another process holds one of apt's locks."""
-    for path in LOCKS:
-        try:
-            fd = os.open(path, os.O_RDWR)
-        except OSError:
-            continue
-        try:
-            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            fcntl.lockf(fd, fcntl.LOCK_UN)
-        except OSError:
-            return True
-        finally:
-            os.close(fd)
-    return False
-
-
-def wait_for_apt():
-    end = time.monotonic() + LOCK_WAIT_S
-    told = False
-    while apt_busy() and time.monotonic() < end:
-        if not told:
-            print("firefox: another apt is running; waiting for it to finish", flush=True)
-            told = True
-        time.sleep(2)
-
-
-def apt_get(*args, env):
-    """apt-get, after any other apt has let go of its locks (and told to wait for dpkg's lock too,
-    for one that takes it between our look and our start)."""
-    wait_for_apt()
-    return subprocess.run(["apt-get", "-o", f"DPkg::Lock::Timeout={LOCK_WAIT_S}", *args], env=env,
-                          stdout=subprocess.DEVNULL).returncode == 0
-
-
-def has_candidate(package):
-    """True when apt's package lists know `package` (no `apt-get update` needed to install it)."""
-    done = subprocess.run(["apt-cache", "policy", package], capture_output=True, text=True)
-    return done.returncode == 0 and "Candidate:" in done.stdout and "Candidate: (none)" not in done.stdout
-
-
 def install():
     """Install Debian's firefox-esr as root with apt-get; True when the tests can then run."""
-    if not (hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get")
-            and os.environ.get("ATTENTION_NO_APT") != "1"):
+    if not apt.possible():
         return False
     print(f"firefox: {', '.join(missing())} missing; installing {' '.join(PACKAGES)} with apt-get", flush=True)
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    install_args = ["install", "-y", "-qq", "--no-install-recommends", *PACKAGES]
-    if not all(has_candidate(p) for p in PACKAGES):
-        apt_get("update", "-qq", env=env)
-    if not apt_get(*install_args, env=env):
-        # Lists older than the mirror name files it no longer has: refresh them, then once more.
-        apt_get("update", "-qq", env=env)
-        if not apt_get(*install_args, env=env):
-            raise SystemExit(f"firefox: apt-get install {' '.join(PACKAGES)} failed")
+    apt.install("firefox", PACKAGES, recommends=False)
     return not missing()
 
 

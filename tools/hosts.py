@@ -17,6 +17,8 @@ import shutil
 import subprocess
 import sys
 
+from tools import apt
+
 PACKAGES = {"nginx": "nginx-light", "apache": "apache2"}
 # What the tests read of each installation besides the binary: nginx's MIME table, and Apache's
 # modules with the default set Debian enables (mods-enabled: mime, dir, deflate, …).
@@ -45,14 +47,11 @@ def missing():
 
 def install():
     """Install Debian's packages as root with apt-get; True when the tests can then run."""
-    if not (hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get")
-            and os.environ.get("ATTENTION_NO_APT") != "1"):
+    if not apt.possible():
         return False
     packages = [PACKAGES[name] for name in missing()]
     print(f"hosts: {', '.join(missing())} missing; installing {' '.join(packages)} with apt-get", flush=True)
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-qq", *packages], check=True, env=env, stdout=subprocess.DEVNULL)
+    apt.install("hosts", packages)
     return not missing()
 
 

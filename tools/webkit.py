@@ -16,6 +16,8 @@ import shutil
 import subprocess
 import sys
 
+from tools import apt
+
 PACKAGES = ["webkit2gtk-driver", "xvfb"]
 
 
@@ -43,13 +45,10 @@ def missing():
 
 def install():
     """Install Debian's packages as root with apt-get; True when the tests can then run."""
-    if not (hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get")
-            and os.environ.get("ATTENTION_NO_APT") != "1"):
+    if not apt.possible():
         return False
     print(f"webkit: {', '.join(missing())} missing; installing {' '.join(PACKAGES)} with apt-get", flush=True)
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-qq", *PACKAGES], check=True, env=env, stdout=subprocess.DEVNULL)
+    apt.install("webkit", PACKAGES)
     return not missing()
 
 
