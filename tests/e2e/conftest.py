@@ -285,11 +285,12 @@ def open_page(browser, base_url, query="", **kwargs):
     return context, page
 
 
-def language_page(browser, base_url, lang, query):
-    """A page at 1280 × 900 opened on `?lang=<lang>&<query>` and ready, with `page.lang`; shared by
-    a module's tests in one language (a generator for a module fixture: it checks, once they are
-    done, that no error was thrown and no request left the origin)."""
-    context, page = open_page(browser, base_url, f"?lang={lang}&{query}", viewport={"width": 1280, "height": 900})
+def language_page(browser, base_url, lang, query="", width=1280, height=900):
+    """A page of `width` × `height` opened on `?lang=<lang>&<query>` and ready, with `page.lang`;
+    shared by a module's tests in one language (a generator for a module fixture: it checks, once
+    they are done, that no error was thrown and no request left the origin)."""
+    query = f"?lang={lang}" + (f"&{query}" if query else "")
+    context, page = open_page(browser, base_url, query, viewport={"width": width, "height": height})
     wait_ready(page)
     page.lang = lang
     yield page

@@ -5,17 +5,13 @@ import pytest
 
 from app.heads import HEADS
 from app.i18n import STRINGS
-from tests.e2e.conftest import more_settings, open_page, wait_ready, wait_state
+from tests.e2e.conftest import language_page, more_settings, wait_ready, wait_state
 from tests.e2e.test_access import SHOTS
 
 
 @pytest.fixture(scope="module")
 def page(browser, base_url):
-    context, page = open_page(browser, base_url, "?lang=en", viewport={"width": 1280, "height": 900})
-    wait_ready(page)
-    yield page
-    assert page.errors == [] and context.outside.urls == []
-    context.close()
+    yield from language_page(browser, base_url, "en")
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
@@ -50,11 +46,7 @@ def test_the_table_and_the_bars_say_where_their_digits_come_from(page, base_url)
 
 @pytest.fixture(scope="module")
 def phone(browser, base_url):
-    context, page = open_page(browser, base_url, "?lang=it", viewport={"width": 390, "height": 844})
-    wait_ready(page)
-    yield page
-    assert page.errors == [] and context.outside.urls == []
-    context.close()
+    yield from language_page(browser, base_url, "it", width=390, height=844)
 
 
 def test_on_a_phone_the_page_says_what_it_is_and_covers_nothing_once_ready(phone, base_url):
