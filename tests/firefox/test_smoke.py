@@ -1,10 +1,13 @@
 """A third engine: the page, a cross-site embed and model mode in Firefox (Gecko), checked against
 numpy: the default page, a click, a typed sentence, a widget framed by a course page on another
-site, the trained model's heads. Every page loads only from its own origin (read from Resource
+site, the trained model's heads, the bundle on Debian's nginx as it comes. Every page loads only from its own origin (read from Resource
 Timing), and nothing, page or browser, tries to reach another host (the session's proxy,
 tests/firefox/conftest.py, sees every such attempt)."""
 
+import shutil
+import tempfile
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -159,3 +162,23 @@ def test_a_second_visit_starts_from_the_kept_snapshot(firefox, base_url):
     assert run(firefox, "document.documentElement.dataset.start") == "snapshot"
     np.testing.assert_allclose([r["weight"] for r in s["rows"]], expected("it", s["sentence"], s["focus"]),
                                rtol=1e-12, atol=1e-15)
+
+
+def test_the_bundle_on_debians_nginx_as_it_comes_starts_and_answers_a_click(firefox):
+    """The bundle served by Debian's nginx with its default mime.types (no .mjs type; the host of
+    tests/e2e/test_hosts.py) starts in Firefox too, and a click on «palla» gets numpy's weights."""
+    from tests.e2e import test_hosts as hosts_test
+    from tools.bundle import make_bundle
+    root = Path(tempfile.mkdtemp(prefix="attention-firefox-nginx-"))
+    root.chmod(0o755)
+    make_bundle(root / "course" / "week3")
+    server = hosts_test.served("nginx", root)
+    try:
+        open_page(firefox, f"{server.origin}/{hosts_test.FOLDER}{hosts_test.QUERY}")
+        s = click_word(firefox, 4)
+        assert [t["text"] for t in s["tokens"]] == hosts_test.WORDS
+        np.testing.assert_allclose([r["weight"] for r in s["rows"]], hosts_test.expected_weights(4),
+                                   rtol=1e-12, atol=1e-15)
+    finally:
+        server.stop()
+        shutil.rmtree(root, ignore_errors=True)
