@@ -550,6 +550,15 @@ SCHEMA = (
             example="10000",
             url="base", host="base", control="base", kind="number", default=attention.DEFAULT_BASE,
             low=2.0, high=1_000_000.0, read_control=lambda element: _read_lab_number("base", element)),
+    # The attention window (docs/DESIGN.md, "Cost of the pattern" and "Generation"): one setting
+    # for the cost lab's window patterns and model mode's sliding window; none: no window.
+    Setting(attr="window",
+            help=("the window w: a word sees only the words at most w positions away (patterns window, "
+                  "local_global and bigbird; in model mode each position sees itself and the w before it); "
+                  "none: no window"),
+            example="2",
+            url="window", host="window", control="window", kind="integer", default=None,
+            low=0, high=MAX_LIMIT, nullable=True),
     Setting(attr="view",
             help=("the view an embedded widget opens with: bars, table (the steps), heatmap (the matrix) or "
                   "output (the new card)"),
