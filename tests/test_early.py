@@ -1,5 +1,5 @@
 """The pre-rendered example's early answers as the build writes them (tools/early.py; the page's
-side is tests/e2e/test_early.py)."""
+side is tests/e2e/start/test_early.py)."""
 
 import gzip
 import json

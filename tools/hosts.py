@@ -3,7 +3,7 @@
     python3 -m tools.hosts      print the servers the tests will use; install them when missing
 
 Teachers put the bundle on whatever serves files: a university's nginx or Apache as Debian
-ships them, or a learning platform's file area. tests/e2e/test_hosts.py serves it with each,
+ships them, or a learning platform's file area. tests/e2e/start/test_hosts.py serves it with each,
 in its default MIME handling: Debian's nginx (package nginx-light, its /etc/nginx/mime.types)
 and Apache 2.4 (package apache2, its default modules and /etc/mime.types). Each test writes its
 own configuration and starts the server in the foreground on a loopback port; nothing here

@@ -424,3 +424,19 @@ def archive_edited(data, member, old, new):
             body = text.replace(old, new, 1).encode("utf-8") if info.filename == member else source.read(info)
             target.writestr(_Utf8Name(info.filename, date_time=info.date_time), body)
     return out.getvalue()
+
+
+# axe-core, injected from node_modules, and where screenshots go: every browser test file's.
+AXE = (Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
+SHOTS = Path(__file__).resolve().parents[2] / "test-results"
+
+
+def axe_violations(page):
+    """axe-core (injected from node_modules) on the whole page, WCAG 2.0/2.1 A and AA rules."""
+    if not page.evaluate("!!window.axe"):
+        page.evaluate(AXE + "\nnull")
+    return page.evaluate("""async () => {
+        const r = await axe.run(document, {runOnly: {type: 'tag',
+            values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
+        return r.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(' | '));
+    }""")

@@ -166,8 +166,8 @@ def test_a_second_visit_starts_from_the_kept_snapshot(firefox, base_url):
 
 def test_the_bundle_on_debians_nginx_as_it_comes_starts_and_answers_a_click(firefox):
     """The bundle served by Debian's nginx with its default mime.types (no .mjs type; the host of
-    tests/e2e/test_hosts.py) starts in Firefox too, and a click on «palla» gets numpy's weights."""
-    from tests.e2e import test_hosts as hosts_test
+    tests/e2e/start/test_hosts.py) starts in Firefox too, and a click on «palla» gets numpy's weights."""
+    from tests.e2e.start import test_hosts as hosts_test
     from tools.bundle import make_bundle
     root = Path(tempfile.mkdtemp(prefix="attention-firefox-nginx-"))
     root.chmod(0o755)

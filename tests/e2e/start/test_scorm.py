@@ -20,7 +20,7 @@ from tests.reference import W_Q, attention_row, lexicon_cards
 from tests.scorm_check import check_package
 from tools import scorm
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 SENTENCE = "Il gatto seduto sul tappeto dormiva"
 EXERCISE = f"s={SENTENCE}&questions=3"
 LMS = {"1.2": ("scorm12.min.js", "Scorm12API", "API"), "2004": ("scorm2004.min.js", "Scorm2004API", "API_1484_11")}
@@ -304,7 +304,7 @@ def test_the_same_button_downloads_the_plain_folder(teacher, tmp_path):
 def test_axe_finds_nothing_in_a_graded_exercise_or_the_package_controls(platform, teacher):
     """axe-core (WCAG 2.0/2.1 A and AA) on a locked exercise before and after a guess, and on the
     teacher's page with the package choice and its progress bar shown, in English too."""
-    from tests.e2e.test_access import axe_violations
+    from tests.e2e.conftest import axe_violations
     place, launches, context = platform
     page = context.new_page()
     page.goto(place.url + launches["1.2"] + "&focus=5")

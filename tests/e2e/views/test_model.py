@@ -8,7 +8,7 @@ import pytest
 
 from tests import model_reference as ref
 from tests.e2e.conftest import get_state, more_settings, open_page, wait_ready, wait_state
-from tests.e2e.test_access import SHOTS, axe_violations
+from tests.e2e.conftest import SHOTS, axe_violations
 from tests.test_model import CONFIG, LETTERS, STEPS, ids_of
 
 LAYER, HEAD = CONFIG["heads"]["induction"]

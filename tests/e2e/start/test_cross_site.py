@@ -16,7 +16,7 @@ import pytest
 
 from tests.e2e.conftest import (CSP_RECORDER, FRAME_POLL_MS, GUARD, NO_SNAPSHOT_WORKER, READY_TIMEOUT, csp_violations,
                                 get_state, host_site, new_context, wait_ready)
-from tests.e2e.test_embed import fits, wait_fitted
+from tests.e2e.start.test_embed import fits, wait_fitted
 from tests.conftest import served
 from tools.chromium import launch_options
 
@@ -325,7 +325,7 @@ def test_widget_starts_where_third_party_storage_is_allowed(browser, base_url):
 
 # --- Real site generators as hosts: the teachers' guide's snippets pasted as they are --------
 
-GUIDE = Path(__file__).resolve().parents[2] / "docs" / "teachers.en.md"
+GUIDE = Path(__file__).resolve().parents[3] / "docs" / "teachers.en.md"
 SNIPPET_HOST = "https://host/attention/"
 
 

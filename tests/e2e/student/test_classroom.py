@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import ROOT
 from tests.contract_check import assert_valid_state
 from tests.e2e.conftest import get_state, more_settings, new_context, open_host, open_page, wait_ready, wait_state
-from tests.e2e.test_access import axe_violations
+from tests.e2e.conftest import axe_violations
 
 ANSWER = ("#view-bars", "#view-table", ".heatmap", "#view-output")
 

@@ -1,30 +1,14 @@
 """Every student: axe-core checks, keyboard only, screen reader, phones, languages, print."""
 
 import re
-from pathlib import Path
 
 import pytest
 
 from app.i18n import STRINGS
 from tests.reference import rule_percent
-from tests.e2e.conftest import get_state, new_context, open_page, wait_ready, wait_state
+from tests.e2e.conftest import SHOTS, axe_violations, get_state, new_context, open_page, wait_ready, wait_state
 
-ROOT = Path(__file__).resolve().parents[2]
-AXE = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
-SHOTS = ROOT / "test-results"
 GUESSED = {"it": "Il drago di Zorro dorme", "en": "The dragon of Zorro sleeps"}
-
-
-def axe_violations(page):
-    """axe-core (injected from node_modules) on the whole page, WCAG 2.0/2.1 A and AA rules."""
-    if not page.evaluate("!!window.axe"):
-        page.evaluate(AXE + "\nnull")
-    result = page.evaluate("""async () => {
-        const r = await axe.run(document, {runOnly: {type: 'tag',
-            values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
-        return r.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(' | '));
-    }""")
-    return result
 
 
 @pytest.fixture(scope="module", params=["it", "en"])

@@ -13,7 +13,7 @@ from app.i18n import STRINGS
 from app.views import registry
 from tests.e2e.conftest import (FRAME_POLL_MS, READY_TIMEOUT, get_state, language_page, new_context, open_host, open_page,
                                 wait_ready, wait_state)
-from tests.e2e.test_access import SHOTS, axe_violations
+from tests.e2e.conftest import SHOTS, axe_violations
 from tests.path_reference import WORDS, expected, quoted, where
 from tests.reference import W_Q, attention_matrix, lexicon_cards, rule_percent
 
@@ -218,7 +218,7 @@ def test_the_made_css_hides_a_new_view_on_the_steps_that_do_not_name_it(browser,
     steps aside on a step that does not, and shows on its tab of an embedded widget."""
     from pathlib import Path
     made = registry.View(id="made-up", place=65, tab=True, draw=lambda ctx: "")
-    style = (Path(__file__).resolve().parents[2] / "static" / "style.css").read_text(encoding="utf-8")
+    style = (Path(__file__).resolve().parents[3] / "static" / "style.css").read_text(encoding="utf-8")
     style = registry.with_css(style, registry.views() + (made,))
     context = new_context(browser, base_url)
     page = context.new_page()

@@ -8,7 +8,7 @@ import pytest
 
 from app.i18n import text
 from tests.e2e.conftest import FRAME_POLL_MS, READY_TIMEOUT, host_site, new_context
-from tests.e2e.test_access import axe_violations
+from tests.e2e.conftest import axe_violations
 from tests.reference import W_Q, attention_row, lexicon_cards
 
 WIDGETS = [("it", "Il cane guarda la palla", 1), ("en", "The cat sat on the mat", 2), ("it", "La gatta dorme", 0)]

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.e2e.conftest import get_state, language_page, wait_state
-from tests.e2e.test_access import SHOTS, axe_violations
+from tests.e2e.conftest import SHOTS, axe_violations
 
 STEPS = {  # what each step shows besides the sentence, written out here (not read from the app)
     1: ("position-controls", "pos-shuffle", "bars"), 2: ("position-controls", "sinusoidal", "bars"),

@@ -6,7 +6,7 @@ import pytest
 from app.heads import HEADS
 from app.i18n import STRINGS
 from tests.e2e.conftest import language_page, more_settings, wait_ready, wait_state
-from tests.e2e.test_access import SHOTS
+from tests.e2e.conftest import SHOTS
 
 
 @pytest.fixture(scope="module")

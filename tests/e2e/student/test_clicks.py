@@ -8,7 +8,7 @@ from app import render
 from app.views import registry
 from tests.contract_check import assert_valid_state
 from tests.e2e.conftest import get_state, open_page, wait_ready, wait_state
-from tests.e2e.test_formula import heatmap_texts, numpy_state
+from tests.e2e.views.test_formula import heatmap_texts, numpy_state
 from tests.reference import rule_percent, shown
 
 WORDS12 = "Il gatto seduto sul tappeto dormiva e il cane guardava la luna".split()

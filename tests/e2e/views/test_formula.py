@@ -6,7 +6,7 @@ import pytest
 
 from tests.contract_check import assert_valid_state
 from tests.e2e.conftest import get_state, more_settings, open_host, open_page, wait_ready, wait_state
-from tests.e2e.test_access import SHOTS, axe_violations
+from tests.e2e.conftest import SHOTS, axe_violations
 from tests.reference import attention_matrix, rule_percent, shown, shown_short
 
 # Version 1's state for the default example (before contract version 2): dots, logits, weights.

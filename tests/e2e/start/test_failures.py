@@ -5,7 +5,7 @@ from tests.e2e.conftest import get_state, new_context, open_host, open_page, wai
 
 def test_page_is_readable_with_a_loading_indicator_before_python_is_ready(browser, base_url):
     """While the wasm is still downloading: example, cards, bars and table show; the words answer
-    (tests/e2e/test_early.py), the sentence box and the sliders wait."""
+    (tests/e2e/start/test_early.py), the sentence box and the sliders wait."""
     context = new_context(browser, base_url)
     context.route("**/pyodide.asm.wasm", lambda route: None)  # never answers: Python never starts
     page = context.new_page()

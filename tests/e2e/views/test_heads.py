@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import get_state, more_settings, open_page, wait_ready, wait_state
-from tests.e2e.test_access import axe_violations
+from tests.e2e.conftest import axe_violations
 from tests.reference import attention_matrix
 
 SCREENSHOTS = "test-results"
