@@ -5,6 +5,9 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8000
+# make test runs its files on this many processes (pytest-xdist; a file's tests stay together,
+# so the pages a module shares are loaded once): JOBS=1 runs them one after another.
+JOBS   ?= 2
 
 .PHONY: serve test unit test-random bench setup build bundle clean python-version lexicon lexicon-eval model model-check scorm
 
@@ -16,7 +19,7 @@ test: setup
 	$(PY) -m tools.webkit
 	$(PY) -m tools.firefox
 	$(PY) -m tools.hosts
-	$(PY) -m pytest
+	$(PY) -m pytest $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile)
 
 # The CPython tests only (no browser); sets up what they read (vendor/, node_modules/, .venv).
 unit: setup

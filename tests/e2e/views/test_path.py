@@ -143,7 +143,10 @@ def test_the_mask_and_scale_steps_try_this_holds_on_the_page(walk):
     x = np.array([known[w] for w in words])
     focus = state["focus"]
     expected = attention_matrix(x @ np.array(W_Q), x, x, scaled=False)["weights"][focus][1]
-    cat = page.locator('#view-table tr[data-index="1"] td[data-col="percent"]').inner_text()
+    cell = '#view-table tr[data-index="1"] td[data-col="percent"]'
+    # (the table is a row part drawn when the page is idle, just after the state is published)
+    page.wait_for_function(f"(document.querySelector('{cell}') || {{}}).textContent", timeout=10_000)
+    cat = page.locator(cell).inner_text()
     assert cat == rule_percent(expected, 1, lang)
     page.locator(".path-try summary").click()
     assert cat in page.locator(".path-try details p").inner_text()
