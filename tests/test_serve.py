@@ -1,5 +1,6 @@
 """The local server (tools/serve.py): MIME types, compression, caching, nothing private."""
 
+import json
 import urllib.error
 import urllib.request
 
@@ -86,3 +87,17 @@ def test_a_server_made_without_cors_sends_no_such_header():
     with served(cors=False) as url:
         headers = get(url, "/static/boot.js", Origin="null")[1]
     assert headers["Content-Type"].startswith("text/javascript") and "Access-Control-Allow-Origin" not in headers
+
+
+def test_the_files_only_a_bundle_has_are_served_so_the_package_button_works(base_url):
+    """`make serve` answers the package button's list and the guide's link as a published copy does:
+    files.json lists the page's files, each of which the server then gives (the .gz copies and
+    the teachers' guide pages included)."""
+    status, _, body = get(base_url, "/files.json")
+    assert status == 200
+    files = json.loads(body)["files"]
+    assert {"index.html", "files.json", "teachers.html", "teachers.en.html", "app/main.py.gz"} <= set(files)
+    for path in ("teachers.html", "teachers.en.html", "app/main.py.gz", "static/package.js"):
+        status, headers, body = get(base_url, "/" + path)
+        assert status == 200 and body, path
+    assert b"SCORM" in get(base_url, "/teachers.en.html")[2]

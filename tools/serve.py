@@ -6,6 +6,11 @@ with their MIME types (`.wasm` application/wasm, so Python's wasm compiles as it
 `.js` text/javascript; `.mjs` too, for `make bench`'s stock Pyodide: the page has no `.mjs`).
 `file://` does not work for Pyodide, hence this server.
 
+The files only a bundle has (tools/bundle.py: its list `files.json`, the teachers' guide pages,
+the `.gz` copies it adds) are served from a bundle this server makes of the working tree, made
+again each time `files.json` is asked for: so the page's package button (static/package.js) and
+its link to the guide work here as on a published copy.
+
 Transfer: a file's pre-compressed FILE.br / FILE.gz (made by the vendor step) is sent
 when the browser accepts it; other text files over 1 KB are gzipped on the fly. Every
 answer allows any origin to read it (Access-Control-Allow-Origin: *), as GitHub Pages does,
@@ -22,7 +27,10 @@ import http.server
 import os
 import posixpath
 import re
+import shutil
 import sys
+import tempfile
+import threading
 import urllib.parse
 from pathlib import Path
 
@@ -68,9 +76,32 @@ def _gzipped(path, mtime_ns):
         return gzip.compress(f.read(), 6, mtime=0)
 
 
+class _Bundle:
+    """A bundle of the working tree in a folder of its own, made when first needed."""
+
+    def __init__(self):
+        self.lock, self.folder = threading.Lock(), None
+
+    def path(self, root, rel):
+        """The bundle's file `rel` (made again first when `rel` is its file list), or None."""
+        from tools import bundle, guide
+        made = rel in (bundle.FILE_LIST, *(page for page, _ in guide.PAGES.values())) or (
+            rel.endswith(".gz") and bundle.GZIPPED_TOO.match(rel[:-3]))
+        if not made:
+            return None
+        with self.lock:
+            if self.folder is None or rel == bundle.FILE_LIST:
+                if self.folder is not None:
+                    shutil.rmtree(self.folder.parent, ignore_errors=True)
+                self.folder, _ = bundle.make_bundle(tempfile.mkdtemp(prefix="attention-serve-"), Path(root))
+            path = self.folder / rel
+        return str(path) if path.is_file() else None
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     root = str(ROOT)
     public = PUBLIC
+    bundle = None  # the server's _Bundle (make_server), for the files only a bundle has
     quiet = False
     cors = True
     protocol_version = "HTTP/1.1"
@@ -86,9 +117,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         rel = posixpath.normpath(url_path).lstrip("/")
         if rel in ("", "."):
             rel = "index.html"
-        if ".." in rel.split("/") or not rel.startswith(self.public):
+        if ".." in rel.split("/"):
             return self._error(404, "Not part of the page")
         path = os.path.join(self.root, *rel.split("/"))
+        made = self.bundle.path(self.root, rel) if self.bundle and not os.path.isfile(path) else None
+        if made:
+            path = made
+        elif not rel.startswith(self.public):
+            return self._error(404, "Not part of the page")
         if os.path.isdir(path):
             path = os.path.join(path, "index.html")
         if not os.path.isfile(path):
@@ -154,7 +190,7 @@ def make_server(host="127.0.0.1", port=8000, root=ROOT, quiet=False, extra_publi
     """A threading HTTP server for the page; `extra_public` adds path prefixes (benchmarks);
     cors=False answers as a host that sends no Access-Control-Allow-Origin (tests)."""
     handler = type("PageHandler", (Handler,), {"root": str(root), "quiet": quiet, "cors": cors,
-                                               "public": PUBLIC + tuple(extra_public)})
+                                               "public": PUBLIC + tuple(extra_public), "bundle": _Bundle()})
     return _Server((host, port), handler)
 
 
