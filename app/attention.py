@@ -154,7 +154,9 @@ class Attention:
                  # and the second layer's record, whose input cards are this layer's output
                  "layer2",
                  # how word order entered (a `Position`, None: not at all), app/attention.py
-                 "position")
+                 "position",
+                 # FlashAttention's table: (block size or None, blocks reached or None), app/contract.py
+                 "flash")
 
     def __init__(self, **fields):
         for name in self.__slots__:

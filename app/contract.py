@@ -8,9 +8,10 @@ tokens and the attention record: nothing here recomputes the maths.
 import json
 import math
 
-from app import attention, attention_fast, heads, i18n, matrices, model, settings as schema
+from app import attention, attention_fast, flash, heads, i18n, matrices, model, settings as schema
 from app.lexicon import Token
 from app.quiz import Session
+from app.views import registry
 
 ALL_HEADS_MAX = 60  # up to this many words every head and the second layer are computed
 MATRIX_CELLS_MAX = attention_fast.LAZY_CELLS  # past this many cells (n_q·n_k) `matrix` is null: the JSON stays small
@@ -51,6 +52,16 @@ def matrix_qkv(settings):
 
 
 def compute(settings, tokens):
+    """The attention record of the active head for these settings (None: no word), with the
+    FlashAttention table's block size, blocks reached and whether a step shows it (`record.flash`:
+    app/views/flash.py)."""
+    record = _compute(settings, tokens)
+    if record is not None and settings.mode != "model":
+        record.flash = (settings.flash, settings.flash_step, registry.step_shows(settings, "flash"))
+    return record
+
+
+def _compute(settings, tokens):
     """The attention record of the active head for these settings (None: no word).
 
     Sentence mode runs every head (each with its designed matrices, the active one as
@@ -189,6 +200,7 @@ def _model_state(settings, record):
         "w_q": None, "w_k": None, "w_v": None, "focus": chosen["focus"],
         "mask": True, "include_self": True, "d_k": d_head, "scaled": True, "temperature": 1.0,
         "scale": math.sqrt(d_head), "position_bias": 0.0, "position": None, "query": None, "rows": [], "quiz": None,
+        "flash": None,
         "matrix": None, "head": None, "heads": None, "w_o": None,
         "model": None if record is None else {
             "tokens": list(record.tokens), "checkpoint": record.step, "attention": record.attention,
@@ -197,12 +209,12 @@ def _model_state(settings, record):
 
 
 def row_fields(settings, tokens, record, quiz=None):
-    """The state's fields that depend on the selected word: focus, query, rows, quiz."""
+    """The state's fields that depend on the selected word: focus, query, rows, quiz, flash."""
     lang = settings.lang
     if settings.mode == "model":
         focus = settings.focus if record is not None and settings.focus is not None \
             and settings.focus < record.n_q else None
-        return {"focus": focus, "query": None, "rows": [], "quiz": None}
+        return {"focus": focus, "query": None, "rows": [], "quiz": None, "flash": None}
     row = selected_row(settings, record)
     quiz = quiz or Session()
     if settings.lock:
@@ -221,7 +233,16 @@ def row_fields(settings, tokens, record, quiz=None):
     return {"focus": None if row is None else row.focus,
             "query": None if row is None else list(row.query),
             "rows": rows,
-            "quiz": quiz_field(settings, quiz, row) if settings.quiz else None}
+            "quiz": quiz_field(settings, quiz, row) if settings.quiz else None,
+            "flash": flash_field(settings, row, quiz)}
+
+
+def flash_field(settings, row, quiz):
+    """The state's `flash` (app/flash.py): the selected row over blocks of `flash` keys; None when
+    off, with no row, or in a graded exercise before the row's guess (its weights are the answer)."""
+    if settings.flash is None or row is None or settings.lock and not quiz.revealed(row):
+        return None
+    return flash.field(flash.of_row(row, settings.flash))
 
 
 def quiz_field(settings, quiz, row):
@@ -255,6 +276,7 @@ def build_state(settings, tokens, record, quiz=None):
         "query": chosen["query"],
         "rows": chosen["rows"],
         "quiz": chosen["quiz"],
+        "flash": chosen["flash"],
         "matrix": None if settings.lock else _matrix(record),  # (a graded exercise: every row's weights)
         # contract version 2: heads and W_O (app/heads.py)
         "heads": _heads(settings),

@@ -38,7 +38,8 @@ from app.i18n import LANGS, text
 from app.quiz import Session
 from app.remote import Context, Helpers
 from app.row_parts import RowParts
-from app.views import editor as editor_view, model as model_view, path as path_view, position_experiments
+from app.views import editor as editor_view, flash as flash_view, model as model_view, path as path_view
+from app.views import position_experiments
 from app.views.controls import checkpoint_value, slope_value, temperature_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
@@ -505,6 +506,10 @@ class Page:
         "pos-shuffle": lambda page: position_experiments.shuffle(page),
         "pos-shift": lambda page: position_experiments.shift(page),
         "pos-convention": lambda page: position_experiments.convention(page),
+        # FlashAttention's blocks, one at a time (app/views/flash.py)
+        "flash-prev": flash_view.previous_block,
+        "flash-next": flash_view.next_block,
+        "flash-all": lambda page: flash_view.step_to(page, None),
     }
 
     def on_click(self, event):

@@ -21,7 +21,7 @@ regions a change redraws).
 import dataclasses
 import functools
 
-from app import attention, heads, i18n, matrices, model, path
+from app import attention, flash, heads, i18n, matrices, model, path
 from app.lexicon import Token, lookup, tokenize
 from app.matrices import shortest
 from app.views import registry
@@ -559,6 +559,20 @@ SCHEMA = (
             example="2",
             url="window", host="window", control="window", kind="integer", default=None,
             low=0, high=MAX_LIMIT, nullable=True),
+    # FlashAttention's tiles (docs/DESIGN.md, "Cost of the pattern"; app/flash.py): the selected
+    # row computed over blocks of B keys. `flash_step` is how many blocks its table has reached
+    # (the student steps through them; none: every block).
+    Setting(attr="flash",
+            help=("FlashAttention's block size B: the selected row is also computed over blocks of B keys, "
+                  "one line a block, ending at the same output (none: off)"),
+            example="2",
+            url="flash", host="flash", control="flash", kind="integer", default=None,
+            low=1, high=flash.MAX_BLOCK, nullable=True, clears=("flash_step",)),
+    Setting(attr="flash_step",
+            help="how many of FlashAttention's blocks its table shows, one more at each step (none: all)",
+            example="1",
+            url="flash_step", host="flash_step", control=None, kind="integer", default=None,
+            low=1, high=MAX_LIMIT, nullable=True),
     Setting(attr="view",
             help=("the view an embedded widget opens with: bars, table (the steps), heatmap (the matrix) or "
                   "output (the new card)"),

@@ -137,7 +137,7 @@ def test_a_view_and_a_path_declared_in_one_module_show_everywhere_a_view_shows(t
         assert title in got["step_html"] and name in got["step_html"] and "1 / 2" in got["step_html"]
         assert got["model"] == ["model", 2, True, True]  # a step about the trained model, its view drawn there
         assert got["embed_view"] == "made-up" and got["tab"] == [tab] and got["analysis"]
-    assert seen["choices"] == ["bars", "table", "heatmap", "output", "made-up"]
+    assert {"bars", "table", "heatmap", "output"} <= set(seen["choices"]) and seen["choices"][-1] == "made-up"
     assert seen["paths"][0] == "formula" and "made" in seen["paths"] and seen["made"] == "made-up bars"
     assert seen["past_end"] == ["link_step_bad"]
     # The stylesheet as it stands has no rule for it: `make build` writes the one that hides it

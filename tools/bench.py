@@ -26,6 +26,8 @@ on a noisy machine. Page-load figures are medians over `--runs` cold browser con
                 before, the p95 was that one change)
   position      the position lab's kind and offset changed in turn at 200 words (its step 3): until
                 the answer is on the page, against the mask's budget
+  flash         FlashAttention's block size typed in its view at 200 words (B = 16 and 17 in turn):
+                until the answer is on the page, against the mask's budget
   bytes         transferred on a first visit, and on a second visit (warm cache)
   memory        JS heap after 10 and after 1000 clicks (after a forced GC), and Python's
                 wasm memory (it only grows) over the same clicks
@@ -180,6 +182,37 @@ def position_change(browser, url, count=SETTING_CHANGES):
     page.wait_for_function(READY, timeout=120_000)
     page.evaluate(POSITION_SCRIPT, 4)  # warm up
     handler = page.evaluate(POSITION_SCRIPT, count)
+    context.close()
+    return handler
+
+
+# FlashAttention's table (app/views/flash.py) at 200 words with B = 16: its block size typed in
+# the view (16, then 17, in turn), each recomputing every row and the table of the selected row's
+# 13 blocks; until the answer is on the page, as the mask's.
+FLASH_SCRIPT = """async (count) => { %s
+  const handler = [];
+  for (let i = 0; i < count; i++) {
+    await new Promise(ok => setTimeout(ok, Math.random() * 17));
+    const t0 = performance.now();
+    const to = i %% 2 === 0 ? 17 : 16;
+    const box = document.getElementById('flash-block');
+    box.value = String(to);
+    box.dispatchEvent(new Event('change', {bubbles: true}));
+    await answered(s => s.flash && s.flash.block === to);
+    handler.push(performance.now() - t0);
+  }
+  return handler;
+}""" % ANSWERED
+
+
+def flash_change(browser, url, count=SETTING_CHANGES):
+    """FlashAttention's block size typed in its view at 200 words (16 / 17): until the answer, ms."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function(READY, timeout=120_000)
+    page.evaluate(FLASH_SCRIPT, 4)  # warm up
+    handler = page.evaluate(FLASH_SCRIPT, count)
     context.close()
     return handler
 
@@ -465,6 +498,7 @@ def main(argv=None):
         prose = clicks(browser, url_prose, args.clicks)
         trained = model_change(browser, page_url + "?mode=model&s=" + MODEL_LETTERS)
         lab = position_change(browser, url200 + "&path=position&step=3")
+        tiles = flash_change(browser, url200 + "&flash=16")
         if c200["tokens"] != 200 or prose["tokens"] != 200:
             raise SystemExit(f"bench: the 200-word pages show {c200['tokens']} and {prose['tokens']} pieces")
         heap10, heap1000, wasm_growth = memory(browser, url12)
@@ -519,6 +553,8 @@ def main(argv=None):
         *setting_rows(prose, "Setting change (mask), 200 words of prose", "  "),
         ("Setting change (position / offset), 200 words, the lab's step 3", pair(lab), "p95 ≤ 100 ms",
          percentile(lab, 95) <= 100),
+        ("Setting change (FlashAttention's B, 16 / 17), 200 words, a row's table", pair(tiles), "p95 ≤ 100 ms",
+         percentile(tiles, 95) <= 100),
         ("Trained model, 40 tokens: a checkpoint's forward pass (p50 / p95)", pair(trained["forward"]),
          "p95 ≤ mask at 200 words", percentile(trained["forward"], 95) <= percentile(c200["setting"], 95)),
         ("  the engine's whole move: forward pass, views, state", pair(trained["engine"]), "", None),

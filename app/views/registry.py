@@ -160,6 +160,14 @@ def paths():
     return dict(_PATHS)
 
 
+def step_shows(settings, view_id):
+    """Whether the settings are on a step of a guided path that names the view `view_id`."""
+    if settings.step is None:
+        return False
+    way = _PATHS.get(settings.path) or next(iter(paths().values()))
+    return 0 < settings.step <= len(way.steps) and view_id in way.steps[settings.step - 1].shows
+
+
 def drawn(ctx, mode, following=True):
     """The sections of the views `mode` draws, in their order: those the explorer shows, and on
     a step of a guided path those it names (a view only a step shows is drawn there alone).
