@@ -40,7 +40,7 @@ from app.remote import Context, Helpers
 from app.row_parts import RowParts
 from app.views import editor as editor_view, flash as flash_view, model as model_view, path as path_view
 from app.views import position_experiments
-from app.views.controls import checkpoint_value, slope_value, temperature_value
+from app.views.controls import checkpoint_value, slope_said, temperature_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
 # The controls whose values the page's thread sends with every event (the only ones read by id).
@@ -51,7 +51,10 @@ READ = ("sentence-input", "mm-q", "mm-k", "mm-v", "cmp-text", "cmp-step", "swap-
 # tab: they show nothing not guessed yet), and the buttons that still act (links, the guess's).
 LOCK_OPEN = ("focus", "view", "word")
 LOCK_CLICKS = ("copy-link", "copy-embed", "copy-exercise", "copy-exercise-embed", "next-word")
-SLIDERS = {"temp": temperature_value, "pos": slope_value, "checkpoint": checkpoint_value}
+# A slider's name -> its words for a value of it, with the page's settings.
+SLIDERS = {"temp": lambda value, settings: temperature_value(value, settings.lang),
+           "pos": lambda value, settings: slope_said(settings, value),
+           "checkpoint": lambda value, settings: checkpoint_value(value, settings.lang)}
 
 
 class Page:
@@ -159,6 +162,11 @@ class Page:
             region("editor").innerHTML = render.render_edits(settings, tokens, record, True,
                                                              [t.card for t in self.lexicon_tokens],
                                                              matrices=not self.embedded)
+        if "all" not in regions and settings.mode != "model" and self.exists("pos-value"):
+            # (the position lab's kind or the head changed what the distance slider applies)
+            said = slope_said(settings)
+            region("pos-value").textContent = said
+            region("pos").setAttribute("aria-valuetext", said)
         self.show_analysis()
         if settings.mode == "matrix" and self.compare[0]:
             editing.show_compare(self, *self.compare)
@@ -420,7 +428,7 @@ class Page:
         if target.name in SLIDERS and not self.settings.lock:
             setting = schema.BY_CONTROL[target.name]
             value = setting.from_control(target)
-            said = SLIDERS[target.name](value, self.settings.lang)
+            said = SLIDERS[target.name](value, self.settings)
             self.region(target.name + "-value").textContent = said
             target.setAttribute("aria-valuetext", said)
             if value != getattr(self.settings, setting.attr):

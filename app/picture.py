@@ -13,7 +13,7 @@ import re
 
 from app import heads
 from app.i18n import percent, short, text
-from app.views.controls import slope_value
+from app.views.controls import slope_said
 from app.views import heatmap
 from app.views.html import esc
 
@@ -61,7 +61,7 @@ def settings_line(settings, lang):
              f'{text(lang, "scaled")}: {yes if settings.scaled else no}',
              f'T = {short(settings.temperature, lang)}']
     if settings.mode != "matrix":
-        parts.append(f'{text(lang, "pos")}: {slope_value(settings.slope, lang)}')
+        parts.append(f'{text(lang, "pos")}: {slope_said(settings)}')
         parts.append(f'{text(lang, "head")}: {text(lang, "head_name_" + heads.HEADS[settings.head].id)}')
     return " · ".join(parts)
 

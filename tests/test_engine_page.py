@@ -35,3 +35,15 @@ def test_a_picked_word_is_checked_by_the_answer_even_if_its_radio_was_redrawn_me
     assert ["set", [{"id": "sentence"}, ["q", 'input[name="word"][value="3"]']], "checked", True] in ops
     state = next(op[3] for op in ops if op[:3] == ["set", [{"id": "attention-state"}], "textContent"])
     assert json.loads(state)["focus"] == 3
+
+
+def test_another_head_under_alibi_rewrites_what_the_distance_slider_says():
+    """On the position lab's ALiBi step the Head menu changes the paper slope that applies: the
+    slider's words follow (m = 1/16 for head 1), where they would have said "off"."""
+    page = started_page([("s", "Il cane guarda la palla"), ("focus", "1"), ("position", "alibi"),
+                         ("path", "position"), ("step", "6")])
+    context = {"target": {"name": "head", "value": "1", "type": "select-one"},
+               "checked": {}, "ids": list(render.ROW_PARTS.values()) + ["pos-value", "pos"], "off": []}
+    ops = json.loads(page.receive({"type": "change", "context": context}))
+    said = [op[3] for op in ops if op[:3] == ["set", [{"id": "pos-value"}], "textContent"]]
+    assert said == ["m = 0,0625, quella di ALiBi per questa testa"]

@@ -2,11 +2,12 @@
 reference written here from the papers' formulas, never against the page's own numbers."""
 
 import math
+import re
 
 import numpy as np
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
-
+from app import attention, attention_fast, contract, heads, render, settings as schema
 from app import attention, attention_fast, contract, heads, settings as schema
 from tests.contract_check import assert_valid_state
 
@@ -528,3 +529,19 @@ def test_compare_on_a_long_text_shows_each_kinds_favourites_and_the_selected_wor
         ref = reference(x, *heads.designed(0), kind, 0, 10.0, False, False, 0.25 if kind == "alibi" else 0.0)[3][1]
         assert set(np.argsort(-ref, kind="stable")[:5]) <= set(shown)
     assert "Con 200 parole" in view
+
+
+@pytest.mark.parametrize("query, said", [
+    ("position=alibi&head=1", "m = 0,0625, quella di ALiBi per questa testa"),
+    ("position=alibi&head=0&lang=en", "m = 0.25, ALiBi's for this head"),
+    ("position=alibi&head=1&pos=0.5", "m = 0,5"),
+    ("position=rope", "spenta"),
+    ("mode=matrix&position=alibi", "m = 0,25, quella di ALiBi per questa testa"),
+])
+def test_the_distance_slider_says_the_slope_that_applies(query, said, lexicons):
+    """Under ALiBi with the slider at 0 the head's paper slope applies (1/16 for head 1), and the
+    slider says so instead of "off"; a hand-set m or another kind reads as before."""
+    s, _ = schema.parse_params(query, lexicons)
+    html = render.render_settings(s)
+    shown = re.search(r'<span id="pos-value"[^>]*>([^<]*)</span>', html)[1]
+    assert shown == said.replace("'", "&#x27;")

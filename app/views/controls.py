@@ -3,7 +3,7 @@
 
 import math
 
-from app import i18n, model, path, settings as schema
+from app import attention, heads, i18n, model, path, settings as schema
 from app.i18n import short, text
 from app.views.html import esc
 
@@ -136,14 +136,36 @@ def mode_choice(mode, lang, off):
     return f'<fieldset class="modes"><legend>{esc(text(lang, "mode"))}</legend>{items}</fieldset>'
 
 
-def slope_value(slope, lang):
-    """What the distance-bias slider says: "m = 0,5" (the course writes the slope m), or off."""
-    return text(lang, "pos_value", m=short(slope, lang)) if slope else text(lang, "pos_off")
+def slope_value(slope, lang, paper=None):
+    """What the distance-bias slider says: "m = 0,5" (the course writes the slope m), ALiBi's own
+    slope when that is what applies (`paper`: the position lab's ALiBi with the slider at 0), or
+    off."""
+    if slope:
+        return text(lang, "pos_value", m=short(slope, lang))
+    if paper:
+        return text(lang, "pos_paper", m=short(paper, lang, "full"))
+    return text(lang, "pos_off")
 
 
-def slope_slider(slope, lang, off):
+def slope_in_effect(settings):
+    """The paper's slope the active head takes under ALiBi while the slider is at 0 (None: the
+    slider's own value is what applies). Matrix mode has one head, the first (app/contract.py,
+    head_slope)."""
+    if settings.position != "alibi" or settings.slope > 0 or settings.mode == "model":
+        return None
+    return attention.alibi_slopes(len(heads.HEADS))[0 if settings.mode == "matrix" else settings.head]
+
+
+def slope_said(settings, slope=None):
+    """The slider's words for `settings` (with the slider at `slope`, when given)."""
+    settings = settings if slope is None else settings.copy(slope=slope)
+    return slope_value(settings.slope, settings.lang, slope_in_effect(settings))
+
+
+def slope_slider(settings, lang, off):
     """The distance-bias slope m (0 = off … 2 on the slider; links allow up to 10)."""
-    return slider("pos", slope_value(slope, lang), 0, SLOPE_CONTROL_MAX, min(slope, SLOPE_CONTROL_MAX), lang, off,
+    slope = settings.slope
+    return slider("pos", slope_said(settings), 0, SLOPE_CONTROL_MAX, min(slope, SLOPE_CONTROL_MAX), lang, off,
                   "temperature pos")
 
 
@@ -211,7 +233,7 @@ def render_settings(settings, interactive=True):
         "scaled": ("scaled", switch("scaled", settings.scaled, lang, off)),
         "temp": ("temperature", temperature_slider(settings.temperature, lang, off)),
         "quiz": ("quiz", switch("quiz", settings.quiz, lang, off)),
-        "pos": ("slope", slope_slider(settings.slope, lang, off)),
+        "pos": ("slope", slope_slider(settings, lang, off)),
         "head": ("head", head_select(settings, lang, off) if not matrix else ""),
     }
     in_view = path.controls_in_view(settings.step, settings.path)
