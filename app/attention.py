@@ -350,8 +350,9 @@ class Position:
     (the cards before the PE), `queries`/`keys` (before RoPE's turn), `slope` (ALiBi's m)."""
 
     __slots__ = ("kind", "offset", "base", "pairs", "slope", "encoding", "angles", "cards", "queries", "keys",
-                 "hand", "lab")  # hand: the `pos` setting (the active head's slope set by hand, 0: none);
-    # lab: the position lab's views are on screen (app/views/position.py: they compute only then)
+                 "hand", "lab", "key")  # hand: the `pos` setting (the active head's slope set by hand, 0:
+    # none); lab: the position lab's views are on screen (app/views/position.py: they compute only
+    # then); key: the key the RoPE view turns beside the query (`rope_key`; None: the most attended)
 
     def __init__(self, kind="none", offset=0, base=DEFAULT_BASE, pairs="interleaved"):
         if kind not in POSITION_KINDS:
@@ -360,7 +361,7 @@ class Position:
             raise ValueError(f"the base must be more than 1, not {base}")
         self.kind, self.offset, self.base, self.pairs = kind, int(offset), float(base), pairs
         self.slope = self.encoding = self.angles = self.cards = self.queries = self.keys = None
-        self.hand, self.lab = 0.0, False
+        self.hand, self.lab, self.key = 0.0, False, None
 
     def rotate(self, queries, keys):
         """RoPE: q_i and k_j turned by their positions' angles (not v)."""

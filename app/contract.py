@@ -100,6 +100,7 @@ def _compute(settings, tokens):
     record.position = record.position or attention.Position("none", settings.offset, settings.base)
     record.position.hand = settings.slope
     record.position.lab = settings.path == "position" and settings.step is not None  # (its views on screen)
+    record.position.key = settings.rope_key
     computed = [r for r in records if r is not None]
     if isinstance(record.outputs, attention_fast.Lazy):  # a long text: each row's when first read
         w_o = heads.w_o(len(computed), len(record.values[0]))

@@ -51,6 +51,8 @@ READ = ("sentence-input", "mm-q", "mm-k", "mm-v", "cmp-text", "cmp-step", "swap-
 # tab: they show nothing not guessed yet), and the buttons that still act (links, the guess's).
 LOCK_OPEN = ("focus", "view", "word")
 LOCK_CLICKS = ("copy-link", "copy-embed", "copy-exercise", "copy-exercise-embed", "next-word")
+# The settings whose field sits in a view the change draws again: the focus goes back to it.
+REFOCUS = ("flash", "rope_key")
 # A slider's name -> its words for a value of it, with the page's settings.
 SLIDERS = {"temp": lambda value, settings: temperature_value(value, settings.lang),
            "pos": lambda value, settings: slope_said(settings, value),
@@ -162,8 +164,9 @@ class Page:
             region("editor").innerHTML = render.render_edits(settings, tokens, record, True,
                                                              [t.card for t in self.lexicon_tokens],
                                                              matrices=not self.embedded)
-        if "all" not in regions and settings.mode != "model" and self.exists("pos-value"):
-            # (the position lab's kind or the head changed what the distance slider applies)
+        if "all" not in regions and settings.mode != "model":
+            # (the position lab's kind or the head changed what the distance slider applies; an op
+            # on an element the page does not have, as an embedded one, is nothing: static/page.js)
             said = slope_said(settings)
             region("pos-value").textContent = said
             region("pos").setAttribute("aria-valuetext", said)
@@ -421,6 +424,8 @@ class Page:
             return
         if value != getattr(self.settings, setting.attr):
             self.apply(setting, value)
+            if setting.attr in REFOCUS and target.id:  # (its view was drawn again around it)
+                self.region(target.id).focus()
 
     def on_input(self, event):
         """A slider follows live (the temperature: bars, heatmap and table)."""

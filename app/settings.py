@@ -550,6 +550,12 @@ SCHEMA = (
             example="10000",
             url="base", host="base", control="base", kind="number", default=attention.DEFAULT_BASE,
             low=2.0, high=1_000_000.0, read_control=lambda element: _read_lab_number("base", element)),
+    Setting(attr="rope_key",
+            help=("the position lab's RoPE view: the word whose key is turned beside the selected word's query, "
+                  "counted from 0 (none: the word it looks at most)"),
+            example="2",
+            url="rope_key", host="rope_key", control="rope_key", kind="integer", default=None,
+            low=0, high=MAX_LIMIT, nullable=True),
     # The attention window (docs/DESIGN.md, "Cost of the pattern" and "Generation"): one setting
     # for the cost lab's window patterns and model mode's sliding window; none: no window.
     Setting(attr="window",

@@ -392,6 +392,21 @@ def test_rope_view_shows_each_pairs_angles_and_product_before_and_after(lexicons
     assert view.count('<svg viewBox="-50 -50 100 100"') == 2 and "Why only i − j counts" in view
 
 
+def test_rope_view_turns_the_key_the_student_picks(lexicons):
+    """rope_key=0: the view turns the first word's key beside the selected word's query (its own
+    pick, said as such), with numpy's angles and products; the menu offers every candidate."""
+    html, x = lab_html("path=position&step=4&position=rope&offset=2&focus=3&rope_key=0", lexicons)
+    view = section_of(html, "rope")
+    x = np.asarray(x, float)
+    q0, k0 = x @ np.asarray(heads.designed(0)[0]), x
+    q1, k1 = ref_rope(q0, 2, 10.0), ref_rope(k0, 2, 10.0)
+    theta = np.array([1.0, 10 ** -0.5])
+    assert table_cells(view, "ak") == [english_num(v) for v in (2 + 0) * theta]
+    assert table_cells(view, "after")[-1] == english_num(q1[3] @ k1[0])
+    assert '<option value="0" selected>' in view and "which you chose" in view
+    assert view.count("<option") == len(x) - 1  # (every word but itself: self is off)
+
+
 def test_alibi_view_shows_the_active_heads_bias_matrix(lexicons):
     """Step 6: −m·|i − j| for the active head, the paper's m (head 3 of 4: 1/64), and the four slopes."""
     html, x = lab_html("path=position&step=6&position=alibi&head=2&focus=1", lexicons)

@@ -1,5 +1,6 @@
 """The position lab's RoPE view: for the selected word, each pair of its q's dimensions and of a
-key's (the word it looks at most under RoPE) as arrows on a circle, before and after the turn, the
+key's (the word the student picks in the view, `rope_key`; at first the one it looks at most under
+RoPE) as arrows on a circle, before and after the turn, the
 angle p·θ of each pair, and the product before and after: the score depends only on i − j."""
 
 import math
@@ -35,6 +36,9 @@ STRINGS = {
                      "non cambia il punteggio."),
         "rope_none": "«{word}» non guarda nessuna parola: non c'è una chiave da mostrare.",
         "rope_legend": "Blu: q; arancione: k; tratteggio: prima della rotazione; pieno: dopo.",
+        "rope_key_label": "La chiave da girare accanto a «{word}»",
+        "rope_key_most": ", la più guardata",
+        "rope_which_chosen": "«{word}» (p = {p}) e la chiave di «{other}» (p = {pk}), scelta da te.",
     },
     "en": {
         "rope_heading": "RoPE: q and k turn",
@@ -58,6 +62,9 @@ STRINGS = {
                      "change the score."),
         "rope_none": "“{word}” looks at no word: there is no key to show.",
         "rope_legend": "Blue: q; orange: k; dashed: before the turn; solid: after.",
+        "rope_key_label": "The key to turn beside “{word}”",
+        "rope_key_most": ", the most looked at",
+        "rope_which_chosen": "“{word}” (p = {p}) and the key of “{other}” (p = {pk}), which you chose.",
     },
 }
 
@@ -95,7 +102,9 @@ def render_rope(row, tokens, lang, word=None):
     head = (f'<h2>{t("rope_heading")}</h2><p>{t("rope_intro", pairs=position.PAIR_NAMES[where.pairs], base=short(where.base, lang), d=d, offset=where.offset)}</p>')
     if not turned.has_candidates:
         return head + f'<p>{t("rope_none", word=word)}</p><p>{t("rope_why")}</p>'
-    j = max((k for k in range(turned.n) if turned.candidates[k]), key=lambda k: (turned.weights[k], -k))
+    candidates = [k for k in range(turned.n) if turned.candidates[k]]
+    most = max(candidates, key=lambda k: (turned.weights[k], -k))
+    j = record.position.key if record.position.key in candidates else most
     q0, k0, q1, k1 = where.queries[i], where.keys[j], roped.queries[i], roped.keys[j]
     circles, rows = [], []
     before_sum = after_sum = 0.0
@@ -110,7 +119,13 @@ def render_rope(row, tokens, lang, word=None):
                      {"data_pair": pair_t}))
     columns = [Column(k, t("rope_col_" + k)) for k in ("pair", "theta", "aq", "ak", "before", "after")]
     foot = [(t("rope_total"), ["", "", "", num(before_sum, lang), num(after_sum, lang)], {})]
-    return (head + f'<p class="rope-which">{t("rope_which", word=word, p=where.offset + i, other=tokens[j].text, pk=where.offset + j)}</p>'
+    options = "".join(f'<option value="{k}"{" selected" if k == j else ""}>'
+                      f'{esc(tokens[k].text)} (p = {where.offset + k}){t("rope_key_most") if k == most else ""}</option>'
+                      for k in candidates)
+    choice = (f'<p class="rope-key"><label for="rope-key">{t("rope_key_label", word=word)}</label> '
+              f'<select id="rope-key" name="rope_key">{options}</select></p>')
+    which = "rope_which" if j == most else "rope_which_chosen"
+    return (head + choice + f'<p class="rope-which">{t(which, word=word, p=where.offset + i, other=tokens[j].text, pk=where.offset + j)}</p>'
             f'<div class="rope-pairs">{"".join(circles)}</div><p class="note">{t("rope_legend")}</p>'
             f'<div class="table-wrap" role="region" tabindex="0" aria-label="{t("rope_caption")}">'
             + table(columns, rows, t("rope_caption"), foot, class_="rope-table") + "</div>"

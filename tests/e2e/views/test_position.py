@@ -182,6 +182,26 @@ def test_the_three_experiments_buttons_do_what_their_sentences_say(lab):
     choose(page, "none")
 
 
+def test_the_rope_views_key_is_picked_from_the_keyboard_and_alibis_slider_says_its_slope(lab):
+    """Step 4 under RoPE: the key menu, changed with the arrow keys, turns that word's key (the line
+    says it was chosen) and keeps the focus; under ALiBi the distance slider says the head's slope."""
+    page = lab
+    go_step(page, 4)
+    choose(page, "rope")
+    menu = page.locator("#rope-key")
+    before = menu.input_value()
+    menu.focus()
+    page.keyboard.press("ArrowDown" if before != menu.locator("option").last.get_attribute("value") else "ArrowUp")
+    state = wait_state(page, f"s.position.kind === 'rope' && location.search.includes('rope_key=')")
+    picked = page.locator("#rope-key").input_value()
+    assert picked != before and page.evaluate("document.activeElement.id") == "rope-key"
+    word = state["tokens"][int(picked)]["text"]
+    assert word in page.locator(".rope-which").inner_text()
+    choose(page, "alibi")
+    said = page.locator("#pos-value").text_content()
+    assert said.startswith("m = 0") and ("ALiBi" in said)
+
+
 def test_an_embedded_widget_opens_a_lab_step_and_its_controls_work(browser, base_url):
     """embed=1&path=position&step=4 on another site: the lab's controls and the RoPE view show; choosing
     sinusoidal tells the host a state whose position is sinusoidal, with its PE rows."""
