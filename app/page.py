@@ -32,7 +32,7 @@ import gc
 import time
 import traceback
 
-from app import contract, editing, guessing, heads, path, render, settings as schema, sharing
+from app import contract, editing, generating, guessing, heads, path, render, settings as schema, sharing
 from app.grid import Grid
 from app.i18n import LANGS, text
 from app.quiz import Session
@@ -505,6 +505,10 @@ class Page:
         "pos-shuffle": lambda page: position_experiments.shuffle(page),
         "pos-shift": lambda page: position_experiments.shift(page),
         "pos-convention": lambda page: position_experiments.convention(page),
+        # the generation lab's buttons (app/generating.py)
+        "gen-step": generating.step,
+        "gen-play": generating.play,
+        "gen-clear": generating.clear,
     }
 
     def on_click(self, event):
