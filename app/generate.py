@@ -23,6 +23,7 @@ position up to it). The projections (W_Q, W_K, W_V, W_O, W_U) are not counted.
 
 import functools
 import math
+import time
 
 from app import model
 
@@ -117,15 +118,19 @@ class Generation:
     written letters (`steps`: one a letter, reading it) and the counters."""
 
     def __init__(self, weights, tokens, n, window=None):
+        began = time.perf_counter()
         self.cache = Cache(weights, window)
         for token in tokens:
             last = self.cache.read(token)
         self.prompt = len(tokens)
-        self.written = []
+        self.written, self.step_ms = [], []  # (each written letter's read: `make bench`)
         for _ in range(min(n, weights.n_ctx - len(tokens))):
             letter = last.top[0][0]
             self.written.append(letter)
+            at = time.perf_counter()
             last = self.cache.read(letter)
+            self.step_ms.append((time.perf_counter() - at) * 1000)
+        self.ms = (time.perf_counter() - began) * 1000  # the whole writing, the prompt's read included
         self.cut = n - len(self.written)
         self.steps = self.cache.steps[self.prompt:]
         self.window = window

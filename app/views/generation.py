@@ -159,7 +159,9 @@ def size(n_bytes, lang):
     for unit, scale in (("GB", 10 ** 9), ("MB", 10 ** 6), ("kB", 10 ** 3)):
         if n_bytes >= scale:
             value = n_bytes / scale
-            return f"{num(value, lang, 'table' if value < 100 else 'axis')} {unit}"
+            digits = 2 if value < 10 else 1 if value < 100 else 0
+            shown = f"{value:.{digits}f}"
+            return f"{shown.replace('.', ',') if lang == 'it' else shown} {unit}"
     return f"{whole(n_bytes, lang)} B"
 
 
