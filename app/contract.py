@@ -185,7 +185,7 @@ def _model_state(settings, record):
     d_head = record.model.d_head if record is not None else attention.D_MODEL
     chosen = row_fields(settings, None, record)
     return {
-        "version": 2, "mode": "model", "lang": settings.lang, "step": None, "sentence": settings.sentence,
+        "version": 2, "mode": "model", "lang": settings.lang, "step": settings.step, "sentence": settings.sentence,
         "features": None,
         "tokens": [] if record is None else [{"text": t, "card": None, "known": None} for t in record.tokens],
         "w_q": None, "w_k": None, "w_v": None, "focus": chosen["focus"],

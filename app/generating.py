@@ -37,11 +37,10 @@ def clear(page):
 
 def show_play(page):
     """The play button as the state is: pressed, and called "Stop", while it plays."""
-    if page.exists("gen-play"):
-        playing = getattr(page, "playing", None) is not None
-        button = page.region("gen-play")
-        button.setAttribute("aria-pressed", "true" if playing else "false")
-        button.textContent = text(page.settings.lang, "gen_pause" if playing else "gen_play")
+    playing = getattr(page, "playing", None) is not None  # (the lab's view is drawn: a button of it was pressed)
+    button = page.region("gen-play")
+    button.setAttribute("aria-pressed", "true" if playing else "false")
+    button.textContent = text(page.settings.lang, "gen_pause" if playing else "gen_play")
 
 
 def stop(page):
@@ -66,6 +65,8 @@ def play(page):
 def tick(page, moving):
     """One letter of play; the next is scheduled unless motion is reduced or all are written."""
     page.playing = None
+    if page.settings.mode != "model":  # (the student left the model: play ends there)
+        return
     more = moving and page.settings.generate + 1 < generate.MAX
     if more:
         page.playing = page.helpers.later(page.task(lambda again: tick(page, again)), STEP_MS)

@@ -38,6 +38,8 @@ STRINGS = {
         "gen_why_none": "{letter} non viene da una ripetizione: {prev} non era comparsa prima.",
         "gen_qkv_heading": "q, k e v della lettera nuova",
         "gen_col_head": "Strato e testa",
+        "gen_col_vector": "Vettore",
+        "gen_col_numbers": "I suoi {d} numeri",
         "gen_cache_heading": "La cache: una riga di K e una di V per posizione",
         "gen_cache_help": ("Ogni tabella ha una riga per posizione letta; l'ultima, evidenziata, è quella appena "
                            "aggiunta. Le righe di prima non cambiano: per questo non si ricalcolano."),
@@ -103,6 +105,8 @@ STRINGS = {
         "gen_why_none": "{letter} does not come from a repeat: {prev} had not occurred before.",
         "gen_qkv_heading": "The new letter's q, k and v",
         "gen_col_head": "Layer and head",
+        "gen_col_vector": "Vector",
+        "gen_col_numbers": "Its {d} numbers",
         "gen_cache_heading": "The cache: one row of K and one of V a position",
         "gen_cache_help": ("Each table has one row a position read; the last, highlighted, is the one just added. "
                            "The rows before do not change: that is why they are not computed again."),
@@ -213,20 +217,30 @@ def render_why(record, lang):
         return f'<p class="gen-why">{esc(text(lang, "gen_why_none", letter=letter, prev=prev))}</p>'
     j, k, _ = found
     weight = before.attention[layer][head][k - before.start]
-    return (f'<p class="gen-why">{esc(text(lang, "gen_why", letter=letter, head=head_caption(record, layer, head, lang), prev=prev, i=before.position, after=letter_of(record.tokens[k], lang), k=k, weight=percent(weight, lang, "table")))}</p>')
+    return (f'<p class="gen-why">{esc(text(lang, "gen_why", letter=letter, head=inline_caption(layer, head, lang), prev=prev, i=before.position, after=letter_of(record.tokens[k], lang), k=k, weight=percent(weight, lang, "table")))}</p>')
+
+
+def inline_caption(layer, head, lang):
+    """'strato 2, testa 4' inside a sentence (the caption's first letter small)."""
+    caption = text(lang, "model_head_caption", layer=layer + 1, head=head + 1)
+    return caption[0].lower() + caption[1:]
 
 
 def render_qkv(record, step, lang):
-    """The new position's q, k and v, one row a layer and head."""
-    rows = "".join(
-        f'<tr data-head="{layer}-{head}"><th scope="row">{esc(text(lang, "model_head_caption", layer=layer + 1, head=head + 1))}</th>'
-        f'<td class="vec">{esc(vec(step.q[layer][head], lang))}</td><td class="vec">{esc(vec(step.k[layer][head], lang))}</td>'
-        f'<td class="vec">{esc(vec(step.v[layer][head], lang))}</td></tr>' for layer, head in heads_of(step))
+    """The new position's q, k and v: three rows a layer and head, one vector a row (narrow
+    enough for a phone's width once the numbers scroll in their box)."""
+    rows = []
+    for layer, head in heads_of(step):
+        name = esc(text(lang, "model_head_caption", layer=layer + 1, head=head + 1))
+        for which, vectors in (("q", step.q), ("k", step.k), ("v", step.v)):
+            first = f'<th scope="rowgroup" rowspan="3">{name}</th>' if which == "q" else ""
+            rows.append(f'<tr data-head="{layer}-{head}" data-kind="{which}">{first}<th scope="row">{which}</th>'
+                        f'<td class="vec">{esc(vec(vectors[layer][head], lang))}</td></tr>')
     heading = esc(text(lang, "gen_qkv_heading"))
     return (f'<h3>{heading}</h3><div class="table-wrap" role="region" tabindex="0" aria-label="{heading}">'
             f'<table class="steps gen-qkv"><thead><tr><th scope="col">{esc(text(lang, "gen_col_head"))}</th>'
-            '<th scope="col">q</th><th scope="col">k</th><th scope="col">v</th></tr></thead>'
-            f'<tbody>{rows}</tbody></table></div>')
+            f'<th scope="col">{esc(text(lang, "gen_col_vector"))}</th><th scope="col">{esc(text(lang, "gen_col_numbers", d=record.model.d_head))}</th>'
+            f'</tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
 
 
 def cache_table(rows, tokens, which, caption, lang):

@@ -1,0 +1,137 @@
+"""The generation lab as a student walks it (path=generation): the Write button by keyboard writes
+«d e f g h» after «a b c d e f g h a b c», the cache view and the counters equal the state JSON, play
+writes by itself and stops (one letter a press under reduced motion), and every step is clean under
+axe at 1280 and 360 px in both languages (one shared page per language)."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import get_state, language_page, wait_state
+from tests.e2e.test_access import axe_violations
+
+SHOTS = Path("/tmp/shots-gen")
+STEPS = {  # what each step shows, written out here (not read from the app)
+    1: ("generation",), 2: ("generation", "generation-cost"), 3: ("generation-cost", "cache-sizes"),
+    4: ("cache-sizes",), 5: ("cache-sizes",), 6: ("generation", "generation-cost"),
+}
+MODES = {1: "model", 2: "model", 3: "model", 4: "sentence", 5: "sentence", 6: "model"}
+LAB_VIEWS = ("generation", "generation-cost", "cache-sizes")
+
+
+@pytest.fixture(scope="module", params=["it", "en"])
+def lab(request, browser, base_url):
+    yield from language_page(browser, base_url, request.param, "path=generation&step=1&s=a+b+c+d+e+f+g+h+a+b+c")
+
+
+def whole(text):
+    """An integer as the page writes it in either language (1.920 · 1,920)."""
+    return int(re.sub(r"[.,\s]", "", text))
+
+
+def written(page, n):
+    return wait_state(page, f"s.model && s.model.generated.length === {n}")
+
+
+def go_step(page, n):
+    state = get_state(page)
+    while state["step"] != n:
+        here = state["step"]
+        page.locator("#step-next" if here < n else "#step-prev").click()
+        state = wait_state(page, f"s.step === {here + (1 if here < n else -1)}")
+    return state
+
+
+def shown(page):
+    return page.evaluate("""ids => ids.filter(id => {
+        const e = document.getElementById('view-' + id);
+        return !!e && e.getClientRects().length > 0; })""", list(LAB_VIEWS))
+
+
+def clear(page):
+    page.locator("#gen-clear").focus()
+    page.keyboard.press("Enter")
+    return written(page, 0)
+
+
+def test_the_step_button_writes_the_repeat_and_the_cache_view_equals_the_state(lab):
+    """Enter on "Write one letter" five times: «d e f g h», each said in the live region; the
+    induction head's K and V have one row a position read, the new one marked; the counters, the
+    attention row and the side-by-side prediction equal the state."""
+    page = lab
+    go_step(page, 2)
+    clear(page)
+    for n in range(1, 6):
+        page.locator("#gen-step").focus()
+        page.keyboard.press("Enter")
+        state = written(page, n)
+        letter = state["model"]["generated"][-1]
+        assert letter in page.locator("#announce").inner_text()
+        assert page.evaluate("document.activeElement.id") == "gen-step"
+        cache = state["model"]["cache"]
+        assert cache["tokens"] == len(state["model"]["tokens"]) == 12 + n
+        k_rows = page.locator("details.gen-cache[data-head='1-3'] table.gen-cache-k tbody tr")
+        assert k_rows.count() == cache["tokens"]
+        assert page.locator("details.gen-cache[data-head='1-3'] table.gen-cache-v tbody tr").count() == cache["tokens"]
+        assert k_rows.last.get_attribute("class") == "new"
+        counters = {row.get_attribute("data-counter"): whole(row.locator("td").inner_text())
+                    for row in page.locator("#view-generation-cost tr[data-counter]").all()}
+        assert counters == {"numbers": cache["numbers"], "f16": 2 * cache["numbers"], "f32": 4 * cache["numbers"],
+                            "cached": cache["products_cached"], "recomputed": cache["products_recomputed"]}
+        row = page.locator("table.gen-attention tr[data-head='1-3'] td")
+        assert row.count() == cache["tokens"]
+        shown_top = page.locator("table.gen-same tbody th").all_inner_texts()
+        assert shown_top == [t for t, _ in state["model"]["top"][-1]]
+    assert state["model"]["generated"] == list("defgh")
+    assert page.locator("#gen-written").inner_text().endswith("d e f g h")
+
+
+def test_play_writes_by_itself_and_stops_and_reduced_motion_writes_one(lab):
+    """Space on play: letters come one after another, the button pressed; Space again stops it.
+    Under prefers-reduced-motion each press writes exactly one letter, no animation."""
+    page = lab
+    go_step(page, 1)
+    clear(page)
+    page.locator("#gen-play").focus()
+    page.keyboard.press("Space")
+    state = wait_state(page, "s.model.generated.length >= 2", timeout=15_000)
+    assert page.locator("#gen-play").get_attribute("aria-pressed") == "true"
+    page.locator("#gen-play").focus()
+    page.keyboard.press("Space")
+    page.wait_for_function("document.getElementById('gen-play').getAttribute('aria-pressed') === 'false'")
+    stopped = get_state(page)["model"]["generated"]
+    page.wait_for_timeout(1500)  # (longer than a letter's beat: none comes)
+    assert get_state(page)["model"]["generated"] == stopped
+    page.emulate_media(reduced_motion="reduce")
+    clear(page)
+    page.locator("#gen-play").focus()
+    page.keyboard.press("Space")
+    state = written(page, 1)
+    page.wait_for_timeout(1500)
+    assert len(get_state(page)["model"]["generated"]) == 1
+    assert page.locator("#gen-play").get_attribute("aria-pressed") == "false"
+    page.emulate_media(reduced_motion="no-preference")
+
+
+def test_every_step_opens_in_its_mode_shows_its_views_and_is_accessible(lab):
+    """Steps 1…6, three letters written: each step's mode and views, axe clean at 1280 and 360 px,
+    no sideways scroll on a phone; a screenshot of each at both widths in /tmp/shots-gen."""
+    page, lang = lab, lab.lang
+    SHOTS.mkdir(exist_ok=True)
+    go_step(page, 1)
+    clear(page)
+    for n in range(1, 4):
+        page.locator("#gen-step").click()
+        written(page, n)
+    for n, views in STEPS.items():
+        state = go_step(page, n)
+        assert state["mode"] == MODES[n], n
+        assert sorted(shown(page)) == sorted(views), n
+        assert axe_violations(page) == [], f"step {n}, 1280 px"
+        page.screenshot(path=str(SHOTS / f"generation-{n}-{lang}-1280.png"), full_page=True)
+        page.set_viewport_size({"width": 360, "height": 640})
+        assert axe_violations(page) == [], f"step {n}, 360 px"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, f"step {n}: no sideways scroll"
+        page.screenshot(path=str(SHOTS / f"generation-{n}-{lang}-360.png"), full_page=True)
+        page.set_viewport_size({"width": 1280, "height": 900})
