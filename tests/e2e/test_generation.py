@@ -135,3 +135,22 @@ def test_every_step_opens_in_its_mode_shows_its_views_and_is_accessible(lab):
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, f"step {n}: no sideways scroll"
         page.screenshot(path=str(SHOTS / f"generation-{n}-{lang}-360.png"), full_page=True)
         page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_an_embedded_widget_opens_a_generation_step_and_writes(browser, base_url):
+    """embed=1&path=generation&step=2 on another site: model mode, the lab shows; the Write button
+    tells the host a state with one letter written and its cache."""
+    import json
+    from tests.e2e.conftest import FRAME_POLL_MS, READY_TIMEOUT, open_host
+    context, page = open_host(browser, base_url, "./?embed=1&path=generation&step=2&s=a+b+c+d+e+f+g+h+a+b+c")
+    frame = page.frames[1]
+    frame.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT,
+                            polling=FRAME_POLL_MS)
+    state = json.loads(frame.locator("#attention-state").text_content())
+    assert state["step"] == 2 and state["mode"] == "model"
+    assert frame.locator("#gen-step").is_visible() and frame.locator("#view-generation-cost").is_visible()
+    frame.locator("#gen-step").click()
+    page.wait_for_function("window.got.some(m => m.type === 'attention:state' && m.state.model"
+                           " && m.state.model.generated.join('') === 'd' && m.state.model.cache.tokens === 13)")
+    assert context.outside.urls == []
+    context.close()
