@@ -131,7 +131,7 @@ SETTING_SCRIPT = """async (count) => { %s
 # the engine's whole move and the time until the answer is on the page are shown beside it.
 MODEL_SCRIPT = """async (count) => { %s
   const slider = document.getElementById('checkpoint');
-  const kept = +slider.max + 1, handler = [], engine = [], forward = [];
+  const kept = +slider.max + 1, handler = [], engine = [], python = [];
   for (let i = 0; i < count; i++) {
     await new Promise(ok => setTimeout(ok, Math.random() * 17));
     const before = JSON.parse(document.getElementById('attention-state').textContent).model.checkpoint;
@@ -141,53 +141,27 @@ MODEL_SCRIPT = """async (count) => { %s
     await answered(s => s.model && s.model.checkpoint !== before);
     handler.push(performance.now() - t0);
     engine.push(window.attentionExplorer.work.engine);
-    forward.push((await window.attentionExplorer.engineFigures()).python.forward_ms);
+    python.push((await window.attentionExplorer.engineFigures()).python);
   }
-  return [handler, engine, forward];
+  return [handler, engine, python];
 }""" % ANSWERED
 MODEL_LETTERS = "abcdefghijklm" * 3  # 39 letters and the start token: 40 tokens
 
 
 # The model writes (generate=20 after 19 typed letters and the start token: 40 tokens, app/generate.py):
-# the training slider moved round the kept checkpoints, each move writing the 20 letters again
-# with the cache. One cached step (the last letter's, reading a 40-row cache) against the full
+# the training slider moved round the kept checkpoints (MODEL_SCRIPT), each move writing the 20
+# letters again with the cache. One cached step (the last letter's, reading a 40-row cache) against the full
 # forward pass of the same 40 tokens, p95 against p95 in this run; the whole writing (the engine's
 # own time, and until the answer is on the page) against twice the mask's budget, 200 ms.
-GENERATE_SCRIPT = """async (count) => { %s
-  const slider = document.getElementById('checkpoint');
-  const kept = +slider.max + 1, handler = [], step = [], forward = [], write = [];
-  for (let i = 0; i < count; i++) {
-    await new Promise(ok => setTimeout(ok, Math.random() * 17));
-    const before = JSON.parse(document.getElementById('attention-state').textContent).model.checkpoint;
-    slider.value = String((+slider.value + 1) %% kept);
-    const t0 = performance.now();
-    slider.dispatchEvent(new Event('input', {bubbles: true}));
-    await answered(s => s.model && s.model.checkpoint !== before && s.model.generated.length === 20);
-    handler.push(performance.now() - t0);
-    const python = (await window.attentionExplorer.engineFigures()).python;
-    step.push(python.generate_step_ms);
-    forward.push(python.forward_ms);
-    write.push(python.generate_ms);
-  }
-  return [handler, step, forward, write];
-}""" % ANSWERED
 GENERATE_LETTERS = "abcdefghijklmnopqrs"  # 19 letters, the start token and 20 written: 40 tokens
 
 
 def generate_change(browser, url, count=SETTING_CHANGES):
     """The model writing 20 letters at 40 tokens, once a checkpoint: (until the answer, one cached
     step, the full pass, the engine's whole writing), ms."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.goto(url)
-    page.wait_for_function(READY, timeout=120_000)
-    page.evaluate(GENERATE_SCRIPT, page.evaluate("+document.getElementById('checkpoint').max + 1"))  # every file read
-    handler, step, forward, write = page.evaluate(GENERATE_SCRIPT, count)
-    tokens = page.evaluate("JSON.parse(document.getElementById('attention-state').textContent).model.tokens.length")
-    context.close()
-    if tokens != 40:
-        raise SystemExit(f"bench: the writing page shows {tokens} tokens, not 40")
-    return {"handler": handler, "step": step, "forward": forward, "write": write}
+    moves = model_change(browser, url, count)  # (each move's answer: the letters written again)
+    step, write = ([figures[key] for figures in moves["python"]] for key in ("generate_step_ms", "generate_ms"))
+    return {"handler": moves["handler"], "step": step, "forward": moves["forward"], "write": write}
 
 
 # The position lab (path=position, step 3) at 200 words: the kind and the offset changed in turn
@@ -242,18 +216,20 @@ def position_change(browser, url, count=SETTING_CHANGES):
 
 
 def model_change(browser, url, count=SETTING_CHANGES):
-    """The training slider moved at 40 tokens: (until the answer, the engine's own time), ms."""
+    """The training slider moved at 40 tokens: (until the answer, the engine's own time, the forward
+    pass), ms, and the engine's figures after each move."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(url)
     page.wait_for_function(READY, timeout=120_000)
     page.evaluate(MODEL_SCRIPT, page.evaluate("+document.getElementById('checkpoint').max + 1"))  # every file read
-    handler, engine, forward = page.evaluate(MODEL_SCRIPT, count)
+    handler, engine, python = page.evaluate(MODEL_SCRIPT, count)
+    forward = [figures["forward_ms"] for figures in python]
     tokens = page.evaluate("JSON.parse(document.getElementById('attention-state').textContent).model.tokens.length")
     context.close()
     if tokens != 40:
         raise SystemExit(f"bench: the model page shows {tokens} tokens, not 40")
-    return {"handler": handler, "engine": engine, "forward": forward}
+    return {"handler": handler, "engine": engine, "forward": forward, "python": python}
 
 
 # 200 pieces (words and punctuation) of everyday Italian prose: most words occur once, as

@@ -424,3 +424,14 @@ def archive_edited(data, member, old, new):
             body = text.replace(old, new, 1).encode("utf-8") if info.filename == member else source.read(info)
             target.writestr(_Utf8Name(info.filename, date_time=info.date_time), body)
     return out.getvalue()
+
+
+def step_at_two_widths(page, check, shot):
+    """A guided path's step as a student sees it at 1280 and at 360 px: `check(width)` asserts
+    what must hold at each (axe, no sideways scroll), then a full-page screenshot at `shot`
+    with the width put in ("{width}"); the page is left at 1280 × 900."""
+    for width, height in ((1280, 900), (360, 640)):
+        page.set_viewport_size({"width": width, "height": height})
+        check(width)
+        page.screenshot(path=shot.format(width=width), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import get_state, language_page, wait_state
+from tests.e2e.conftest import get_state, language_page, step_at_two_widths, wait_state
 from tests.e2e.test_access import axe_violations
+from tests.e2e.test_position import go_step
 
 SHOTS = Path("/tmp/shots-gen")
 STEPS = {  # what each step shows, written out here (not read from the app)
@@ -34,19 +35,9 @@ def written(page, n):
     return wait_state(page, f"s.model && s.model.generated.length === {n}")
 
 
-def go_step(page, n):
-    state = get_state(page)
-    while state["step"] != n:
-        here = state["step"]
-        page.locator("#step-next" if here < n else "#step-prev").click()
-        state = wait_state(page, f"s.step === {here + (1 if here < n else -1)}")
-    return state
-
-
 def shown(page):
-    return page.evaluate("""ids => ids.filter(id => {
-        const e = document.getElementById('view-' + id);
-        return !!e && e.getClientRects().length > 0; })""", list(LAB_VIEWS))
+    """The lab's views on screen (a step hides the others)."""
+    return [view for view in LAB_VIEWS if page.locator(f"#view-{view}").is_visible()]
 
 
 def clear(page):
@@ -128,13 +119,13 @@ def test_every_step_opens_in_its_mode_shows_its_views_and_is_accessible(lab):
         state = go_step(page, n)
         assert state["mode"] == MODES[n], n
         assert sorted(shown(page)) == sorted(views), n
-        assert axe_violations(page) == [], f"step {n}, 1280 px"
-        page.screenshot(path=str(SHOTS / f"generation-{n}-{lang}-1280.png"), full_page=True)
-        page.set_viewport_size({"width": 360, "height": 640})
-        assert axe_violations(page) == [], f"step {n}, 360 px"
-        assert page.evaluate("document.documentElement.scrollWidth") <= 360, f"step {n}: no sideways scroll"
-        page.screenshot(path=str(SHOTS / f"generation-{n}-{lang}-360.png"), full_page=True)
-        page.set_viewport_size({"width": 1280, "height": 900})
+        step_at_two_widths(page, lambda width: accessible(page, f"step {n}", width),
+                           str(SHOTS / f"generation-{n}-{lang}-{{width}}.png"))
+
+
+def accessible(page, where, width):
+    assert axe_violations(page) == [], f"{where}, {width} px"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{where}: no sideways scroll"
 
 
 def test_an_embedded_widget_opens_a_generation_step_and_writes(browser, base_url):
