@@ -167,3 +167,22 @@ def test_a_generate_past_forty_is_refused_with_a_note():
     """generate=41 in a link falls back to none, with the page's note."""
     settings, _, record, notes = contract.from_link({"mode": ["model"], "s": ["a b"], "generate": ["41"]})
     assert settings.generate == 0 and notes
+
+
+def lab_html(lang, **link):
+    from app.views import registry
+    settings, _, record, _ = contract.from_link({"mode": ["model"], "lang": [lang], **{k: [v] for k, v in link.items()}})
+    ctx = registry.Context(settings=settings, tokens=None, record=record, row=None, parts={}, interactive=True)
+    return views.render_generation(ctx)
+
+
+def test_the_lab_names_the_head_that_writes_and_the_window_that_stops_it():
+    """After «a b c d e f g h a b c» the first letter written, «d», is said to come from the induction
+    head (layer 2, head 4) looking at position 4; with window=3 the sentence says position 4 is out
+    of reach; the prediction under the cache and the full pass are the same numbers."""
+    html = lab_html("en", s="a b c d e f g h a b c", generate="1")
+    assert "Why “d”: the induction head (layer 2, head 4)" in html and "“d” (position 4)" in html
+    assert "The cache and the full pass give the same numbers" in html
+    assert "Largest difference between the probabilities: 0.0." in html
+    windowed = lab_html("it", s="a b c d e f g h a b c", generate="1", window="3")
+    assert "con la finestra w = 3 la posizione 11 guarda solo le 3 prima di sé" in windowed

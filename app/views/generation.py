@@ -36,6 +36,10 @@ STRINGS = {
         "gen_why": ("Perché {letter}: la testa di induzione ({head}) da {prev} (posizione {i}) guarda la lettera "
                     "che seguiva la sua comparsa precedente, {after} (posizione {k}), con peso {weight}."),
         "gen_why_none": "{letter} non viene da una ripetizione: {prev} non era comparsa prima.",
+        "gen_why_other": ("{letter} non è la copia: la testa di induzione ({head}) da {prev} (posizione {i}) "
+                          "guarda {after} (posizione {k}) con peso {weight}, ma la lettera più probabile è {letter}."),
+        "gen_why_window": ("{letter} non è una copia: dopo la comparsa precedente di {prev} veniva la posizione {k}, "
+                           "ma con la finestra w = {w} la posizione {i} guarda solo le {w} prima di sé."),
         "gen_qkv_heading": "q, k e v della lettera nuova",
         "gen_col_head": "Strato e testa",
         "gen_col_vector": "Vettore",
@@ -54,6 +58,7 @@ STRINGS = {
         "gen_same": ("La previsione dopo l'ultima lettera, calcolata con la cache e ricalcolando tutto da capo. "
                      "Differenza più grande fra le probabilità: {diff}."),
         "gen_col_cached": "Con la cache",
+        "gen_compare_heading": "Con la cache e con il passaggio completo",
         "gen_col_full": "Passaggio completo",
         "gen_announce": "Il modello scrive {letter} ({p}). Lettere scritte: {count}.",
         "gen_announce_none": "Nessuna lettera scritta.",
@@ -103,6 +108,10 @@ STRINGS = {
         "gen_why": ("Why {letter}: the induction head ({head}) looks from {prev} (position {i}) at the letter that "
                     "followed its earlier occurrence, {after} (position {k}), with weight {weight}."),
         "gen_why_none": "{letter} does not come from a repeat: {prev} had not occurred before.",
+        "gen_why_other": ("{letter} is not the copy: the induction head ({head}) looks from {prev} (position {i}) "
+                          "at {after} (position {k}) with weight {weight}, yet the most likely letter is {letter}."),
+        "gen_why_window": ("{letter} is no copy: position {k} followed the earlier occurrence of {prev}, but with "
+                           "the window w = {w} position {i} looks only at the {w} before it."),
         "gen_qkv_heading": "The new letter's q, k and v",
         "gen_col_head": "Layer and head",
         "gen_col_vector": "Vector",
@@ -121,6 +130,7 @@ STRINGS = {
         "gen_same": ("The prediction after the last letter, computed with the cache and by recomputing everything "
                      "from the start. Largest difference between the probabilities: {diff}."),
         "gen_col_cached": "With the cache",
+        "gen_compare_heading": "With the cache and with the full pass",
         "gen_col_full": "Full pass",
         "gen_announce": "The model writes {letter} ({p}). Letters written: {count}.",
         "gen_announce_none": "No letter written.",
@@ -213,11 +223,14 @@ def render_why(record, lang):
     layer, head = record.induction_head
     found = record.circuit(step.position - 1)
     prev, letter = letter_of(before.token, lang), letter_of(step.token, lang)
-    if found is None or found[1] - before.start < 0:
+    if found is None:
         return f'<p class="gen-why">{esc(text(lang, "gen_why_none", letter=letter, prev=prev))}</p>'
     j, k, _ = found
+    if k < before.start:  # (a window: the letter after the earlier occurrence is no longer cached in reach)
+        return (f'<p class="gen-why">{esc(text(lang, "gen_why_window", letter=letter, prev=prev, k=k, i=before.position, w=generation.window))}</p>')
     weight = before.attention[layer][head][k - before.start]
-    return (f'<p class="gen-why">{esc(text(lang, "gen_why", letter=letter, head=inline_caption(layer, head, lang), prev=prev, i=before.position, after=letter_of(record.tokens[k], lang), k=k, weight=percent(weight, lang, "table")))}</p>')
+    key = "gen_why" if record.tokens[k] == step.token else "gen_why_other"  # (the copy, or not)
+    return (f'<p class="gen-why">{esc(text(lang, key, letter=letter, head=inline_caption(layer, head, lang), prev=prev, i=before.position, after=letter_of(record.tokens[k], lang), k=k, weight=percent(weight, lang, "table")))}</p>')
 
 
 def inline_caption(layer, head, lang):
@@ -299,7 +312,8 @@ def render_same(record, step, lang):
     ranked = sorted(range(len(full)), key=lambda c: -full[c])[:model.TOP]
     rows = "".join(f'<tr><th scope="row">{esc(record.model.outputs[c])}</th><td>{esc(repr(step.probs[c]))}</td>'
                    f'<td>{esc(repr(full[c]))}</td></tr>' for c in ranked)
-    return (f'<h3>{esc(text(lang, "gen_same_heading"))}</h3>'
+    same = diff <= 1e-12  # (a window the full pass does not apply would part them)
+    return (f'<h3>{esc(text(lang, "gen_same_heading" if same else "gen_compare_heading"))}</h3>'
             f'<p>{esc(text(lang, "gen_same", diff=repr(diff)))}</p>'
             f'<div class="table-wrap" role="region" tabindex="0" aria-label="{esc(text(lang, "gen_same_heading"))}">'
             f'<table class="steps gen-same"><thead><tr><th scope="col">{esc(text(lang, "model_col_token"))}</th>'
