@@ -15,7 +15,7 @@ from app.views import registry
 STEPS = (
     path.Step(id="letter", shows=("generation",), mode="model"),
     path.Step(id="cache", shows=("generation", "generation-cost"), mode="model"),
-    path.Step(id="saves", shows=("generation-cost", "cache-sizes"), mode="model"),
+    path.Step(id="saves", shows=("generation", "generation-cost", "cache-sizes"), mode="model"),
     path.Step(id="shared", shows=("cache-sizes",), mode="sentence"),  # + "shared-keys" at the merge
     path.Step(id="latent", shows=("cache-sizes",), mode="sentence"),  # + "latent" at the merge
     path.Step(id="window", shows=("generation", "generation-cost"), mode="model"),  # + "model-window"

@@ -14,7 +14,7 @@ from tests.e2e.test_position import go_step
 
 SHOTS = Path("/tmp/shots-gen")
 STEPS = {  # what each step shows, written out here (not read from the app)
-    1: ("generation",), 2: ("generation", "generation-cost"), 3: ("generation-cost", "cache-sizes"),
+    1: ("generation",), 2: ("generation", "generation-cost"), 3: ("generation", "generation-cost", "cache-sizes"),
     4: ("cache-sizes",), 5: ("cache-sizes",), 6: ("generation", "generation-cost"),
 }
 MODES = {1: "model", 2: "model", 3: "model", 4: "sentence", 5: "sentence", 6: "model"}
