@@ -405,7 +405,9 @@ def render_sizes(ctx):
         rows.append(f'<tr data-model="{key[9:]}"><th scope="row">{t(key)}</th><td>{whole(per_token, lang)}</td>'
                     + "".join(f'<td>{whole(numbers, lang)} · {esc(size(b, lang))}</td>' for _, numbers, b in at)
                     + "</tr>")
-    try:
+    try:  # (the page's model row in model mode only: its files are read in no other mode)
+        if ctx.settings.mode != "model":
+            raise model.Unavailable("not in model mode")
         config = model.config()
         layers, heads, d = config["n_layers"], config["n_heads"], config["d_head"]
         per_token = 2 * layers * heads * d

@@ -145,3 +145,17 @@ def test_an_embedded_widget_opens_a_generation_step_and_writes(browser, base_url
                            " && m.state.model.generated.join('') === 'd' && m.state.model.cache.tokens === 13)")
     assert context.outside.urls == []
     context.close()
+
+
+def test_the_steps_on_the_designed_heads_fetch_nothing_of_the_model(browser, base_url):
+    """path=generation&step=4 (sentence mode): the real models' caches show, and not one of the
+    model's files is fetched (they load only in model mode)."""
+    from tests.e2e.conftest import open_page, wait_ready
+    context, page = open_page(browser, base_url, "?lang=en&path=generation&step=4")
+    asked = []
+    context.on("request", lambda r: asked.append(r.url) if "/model/" in r.url else None)
+    wait_ready(page)
+    assert get_state(page)["mode"] == "sentence"
+    assert page.locator("#view-cache-sizes tr[data-model='deepseek']").is_visible()
+    assert asked == [] and page.errors == [] and context.outside.urls == []
+    context.close()
