@@ -186,3 +186,12 @@ def test_the_lab_names_the_head_that_writes_and_the_window_that_stops_it():
     assert "Largest difference between the probabilities: 0.0." in html
     windowed = lab_html("it", s="a b c d e f g h a b c", generate="1", window="3")
     assert "con la finestra w = 3 la posizione 11 guarda solo le 3 prima di sé" in windowed
+
+
+def test_past_the_models_positions_the_page_says_how_many_were_not_written():
+    """63 typed letters fill the model's 64 positions: generate=5 writes none, and says 5 were not
+    (not that nothing is written yet, as if a press could help)."""
+    html = lab_html("en", s="abcdefghi" * 7, generate="5")
+    assert "The model has written nothing yet" not in html
+    assert "The model reads at most 64 positions: 5 letters were not written." in html
+    assert '<button type="button" id="gen-step" disabled>' in html

@@ -186,7 +186,8 @@ def off_attr(ctx):
 def render_controls(ctx):
     """The Write control: step, play (pressed while it plays), clear; the note on reduced motion."""
     lang, off, n = ctx.lang, off_attr(ctx), ctx.settings.generate
-    full = n >= generate.MAX
+    record = ctx.record  # (no more letters once 40 are written or the model's positions are full)
+    full = n >= generate.MAX or len(record.tokens) >= record.model.n_ctx
     t = lambda key: esc(text(lang, key))  # noqa: E731
     return (f'<div class="gen-controls" role="group" aria-label="{t("gen_heading")}">'
             f'<button type="button" id="gen-step"{off}{" disabled" if full and not off else ""}>{t("gen_step")}</button>'
@@ -202,11 +203,14 @@ def letter_of(token, lang):
 def render_written(record, lang):
     """The letters written (or that none is), and what the positions' limit cut."""
     generation = getattr(record, "generation", None)
-    if generation is None or not generation.written:
-        return f'<p class="gen-written" id="gen-written">{esc(text(lang, "gen_none"))}</p>'
-    letters = " ".join(generation.written)
-    out = f'<p class="gen-written" id="gen-written">{esc(text(lang, "gen_written", count=len(letters.split()), letters=letters))}</p>'
-    if generation.cut:
+    if generation is not None and not generation.written:  # (the positions were full already)
+        out = ""
+    elif generation is None:
+        out = f'<p class="gen-written" id="gen-written">{esc(text(lang, "gen_none"))}</p>'
+    else:
+        said = text(lang, "gen_written", count=len(generation.written), letters=" ".join(generation.written))
+        out = f'<p class="gen-written" id="gen-written">{esc(said)}</p>'
+    if generation is not None and generation.cut:
         out += f'<p class="note">{esc(text(lang, "gen_cut", n=record.model.n_ctx, count=generation.cut))}</p>'
     return out
 
