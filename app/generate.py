@@ -52,6 +52,15 @@ def counters(prompt, written, layers, heads, d_head, window=None):
             "products_cached": cached, "products_recomputed": recomputed}
 
 
+@functools.lru_cache(maxsize=4)  # (a checkpoint's, made once: a step reads one row against each column)
+def columns(weights):
+    """The columns of each matrix a step multiplies a row by: per layer W_Q, W_K, W_V (a head each)
+    and the stacked W_O, then W_U; the full pass takes the same columns (app/model.py `matmul`)."""
+    layers = [{**{name: [list(zip(*w)) for w in layer[name]] for name in ("w_q", "w_k", "w_v")},
+               "w_o": list(zip(*layer["w_o_stacked"]))} for layer in weights.layers]
+    return layers, list(zip(*weights.unembed))
+
+
 class Step:
     """One position read with the cache: its token and position, its q, k, v and attention row
     ([layer][head], the row over the keys it sees), the first cached position that row starts
@@ -87,14 +96,15 @@ class Cache:
         step.token, step.position = token, i
         step.q, step.k, step.v, step.attention = [], [], [], []
         step.start = i + 1 - keys_seen(i, self.window)
-        for number, layer in enumerate(m.layers):
+        layers, unembed = columns(m)
+        for number, layer in enumerate(layers):
             qs, ks, vs, rows, zs = [], [], [], [], []
             for h, weights in enumerate(zip(layer["w_q"], layer["w_k"], layer["w_v"])):
                 if number == 0:  # (the first layer's tables, as the full pass: E[t]·W + P_i·W)
                     q, k, v = ([a + b for a, b in zip(by_token[t], by_position[i])]
                                for by_token, by_position in (m.first[name][h] for name in ("w_q", "w_k", "w_v")))
                 else:
-                    q, k, v = ([model.dot(x, column) for column in zip(*w)] for w in weights)
+                    q, k, v = ([model.dot(x, column) for column in w] for w in weights)
                 self.k[number][h].append(k)
                 self.v[number][h].append(v)
                 keys, values = self.k[number][h][step.start:], self.v[number][h][step.start:]
@@ -102,10 +112,10 @@ class Cache:
                 zs.append([model.dot(a, column) for column in zip(*values)])  # Σ_j a_j·v_j
                 qs.append(q), ks.append(k), vs.append(v), rows.append(a)
             concat = sum(zs, [])
-            added = [model.dot(concat, column) for column in zip(*layer["w_o_stacked"])]
+            added = [model.dot(concat, column) for column in layer["w_o"]]
             x = [s + o for s, o in zip(x, added)]
             step.q.append(qs), step.k.append(ks), step.v.append(vs), step.attention.append(rows)
-        logits = [model.dot(x, column) for column in zip(*m.unembed)]
+        logits = [model.dot(x, column) for column in unembed]
         step.probs = model.softmax(logits)
         step.top = sorted(zip(m.outputs, step.probs), key=lambda pair: -pair[1])[:model.TOP]
         self.steps.append(step)
