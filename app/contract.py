@@ -8,7 +8,7 @@ tokens and the attention record: nothing here recomputes the maths.
 import json
 import math
 
-from app import attention, attention_fast, flash, heads, i18n, matrices, model, settings as schema
+from app import attention, attention_fast, flash, generate, heads, i18n, matrices, model, settings as schema
 from app.lexicon import Token
 from app.quiz import Session
 from app.views import registry
@@ -70,6 +70,8 @@ def _compute(settings, tokens):
     """
     if settings.mode == "model":  # the trained model's forward pass (None: its files cannot be read)
         try:
+            if settings.generate:  # the letters the model writes, read with a KV cache (app/generate.py)
+                return generate.compute(settings.sentence, settings.checkpoint, settings.generate, settings.window)
             return model.compute(settings.sentence, settings.checkpoint)
         except model.Unavailable:
             return None
@@ -195,7 +197,7 @@ def _model_state(settings, record):
     d_head = record.model.d_head if record is not None else attention.D_MODEL
     chosen = row_fields(settings, None, record)
     return {
-        "version": 2, "mode": "model", "lang": settings.lang, "step": None, "sentence": settings.sentence,
+        "version": 2, "mode": "model", "lang": settings.lang, "step": settings.step, "sentence": settings.sentence,
         "features": None,
         "tokens": [] if record is None else [{"text": t, "card": None, "known": None} for t in record.tokens],
         "w_q": None, "w_k": None, "w_v": None, "focus": chosen["focus"],
@@ -205,8 +207,18 @@ def _model_state(settings, record):
         "matrix": None, "head": None, "heads": None, "w_o": None,
         "model": None if record is None else {
             "tokens": list(record.tokens), "checkpoint": record.step, "attention": record.attention,
-            "next": record.next, "top": [[[t, p] for t, p in top] for top in record.top]},
+            "next": record.next, "top": [[[t, p] for t, p in top] for top in record.top],
+            **generation_fields(record)},
     }
+
+
+def generation_fields(record):
+    """model.generated and model.cache (docs/DESIGN.md, "Generation"): the letters written and the
+    cache's counters; [] and null when the model writes nothing."""
+    generation = getattr(record, "generation", None)
+    if generation is None:
+        return {"generated": [], "cache": None}
+    return {"generated": list(generation.written), "cache": dict(generation.counters)}
 
 
 def row_fields(settings, tokens, record, quiz=None):

@@ -54,6 +54,12 @@ class Engine:
         """What `make bench` and the tests read of the engine's own work, as JSON text: the last
         forward pass of the trained model among the widgets (ms, null when none is in model mode),
         and the languages whose lexicon this Python had before it started (restored from a snapshot)."""
-        passes = [page.record.ms for page in self.pages.values()
-                  if page.settings is not None and page.settings.mode == "model" and page.record is not None]
-        return json.dumps({"forward_ms": passes[-1] if passes else None, "lexicons_restored": self.restored})
+        records = [page.record for page in self.pages.values()
+                   if page.settings is not None and page.settings.mode == "model" and page.record is not None]
+        passes = [record.ms for record in records]
+        # the last writing with the cache (generate=N, app/generate.py): its whole time, and the
+        # time of its last letter's cached step (the longest cache it read)
+        writes = [record.generation for record in records if getattr(record, "generation", None) is not None]
+        return json.dumps({"forward_ms": passes[-1] if passes else None, "lexicons_restored": self.restored,
+                           "generate_ms": writes[-1].ms if writes else None,
+                           "generate_step_ms": writes[-1].step_ms[-1] if writes and writes[-1].step_ms else None})

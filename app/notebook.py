@@ -144,7 +144,9 @@ class Exploration:
                         + views.render_head(record, layer, head, focus, lang)
                         for layer, head in (record.previous_head, record.induction_head))
         heads = _ROW_PICK.sub(r"\1", heads)  # (nothing to click in a notebook: the row's name)
-        return (letters + views.render_notes(record, lang) + views.render_circuit(record, focus, lang)
+        from app.views import generation  # (the letters the model wrote, with `generate=N`)
+        written = generation.render_written(record, lang) if getattr(record, "generation", None) else ""
+        return (letters + written + views.render_notes(record, lang) + views.render_circuit(record, focus, lang)
                 + heads + views.render_predictions(record, focus, lang))
 
     def _repr_html_(self):

@@ -32,7 +32,7 @@ import gc
 import time
 import traceback
 
-from app import contract, editing, guessing, heads, path, render, settings as schema, sharing
+from app import contract, editing, generating, guessing, heads, path, render, settings as schema, sharing
 from app.grid import Grid
 from app.i18n import LANGS, text
 from app.quiz import Session
@@ -523,6 +523,10 @@ class Page:
         "flash-prev": flash_view.previous_block,
         "flash-next": flash_view.next_block,
         "flash-all": lambda page: flash_view.step_to(page, None),
+        # the generation lab's buttons (app/generating.py)
+        "gen-step": generating.step,
+        "gen-play": generating.play,
+        "gen-clear": generating.clear,
     }
 
     def on_click(self, event):

@@ -152,6 +152,8 @@ def model_text(settings, record):
     heads = [f"<h3>{views.esc(views.head_caption(record, layer, head, lang))}</h3>"
              + views.render_head(record, layer, head, settings.focus, lang)
              for layer, head in (record.previous_head, record.induction_head)]
-    html = (views.render_notes(record, lang) + training + views.render_circuit(record, settings.focus, lang)
+    from app.views import generation
+    written = generation.render_written(record, lang) if getattr(record, "generation", None) else ""
+    html = (views.render_notes(record, lang) + written + training + views.render_circuit(record, settings.focus, lang)
             + views.render_predictions(record, settings.focus, lang) + "".join(heads))
     return [settings.sentence, ""] + to_text(html)

@@ -579,6 +579,14 @@ SCHEMA = (
             example="1",
             url="flash_step", host="flash_step", control=None, kind="integer", default=None,
             low=1, high=MAX_LIMIT, nullable=True),
+    # The trained model writes (docs/DESIGN.md, "Generation"; app/generate.py): model mode only.
+    # Its controls are the generation lab's buttons (app/views/generation.py), not a row of settings.
+    Setting(attr="generate",
+            help=("model mode: the model writes this many letters after the typed ones, each the most likely "
+                  "next letter, reading one position at a time with a KV cache (0: none)"),
+            example="4",
+            url="generate", host="generate", control=None, kind="integer", default=0,
+            low=0, high=40),
     Setting(attr="view",
             help=("the view an embedded widget opens with: bars, table (the steps), heatmap (the matrix) or "
                   "output (the new card)"),

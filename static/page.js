@@ -231,6 +231,13 @@
       check();
       return call;
     },
+    /* The generation lab's play (app/generating.py): `work(true)` after `ms`; when the student
+       asks for reduced motion, `work(false)` at once (no animation: one letter a press). Its
+       result is cancelled as an idle call is. */
+    later: function (work, ms) {
+      var still = !!(self.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
+      return { timer: setTimeout(function () { work(!still); }, still ? 0 : ms), idle: 0 };
+    },
     idleCancel: function (call) {
       clearTimeout(call.timer);
       if (call.idle) cancelIdleCallback(call.idle);

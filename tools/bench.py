@@ -28,6 +28,8 @@ on a noisy machine. Page-load figures are medians over `--runs` cold browser con
                 the answer is on the page, against the mask's budget
   flash         FlashAttention's block size typed in its view at 200 words (B = 16 and 17 in turn):
                 until the answer is on the page, against the mask's budget
+  writing       the model writing 20 letters at 40 tokens (generate=20), once a checkpoint: one
+                cached step against the full forward pass, and the whole writing against 200 ms
   bytes         transferred on a first visit, and on a second visit (warm cache)
   memory        JS heap after 10 and after 1000 clicks (after a forced GC), and Python's
                 wasm memory (it only grows) over the same clicks
@@ -131,7 +133,7 @@ SETTING_SCRIPT = """async (count) => { %s
 # the engine's whole move and the time until the answer is on the page are shown beside it.
 MODEL_SCRIPT = """async (count) => { %s
   const slider = document.getElementById('checkpoint');
-  const kept = +slider.max + 1, handler = [], engine = [], forward = [];
+  const kept = +slider.max + 1, handler = [], engine = [], python = [];
   for (let i = 0; i < count; i++) {
     await new Promise(ok => setTimeout(ok, Math.random() * 17));
     const before = JSON.parse(document.getElementById('attention-state').textContent).model.checkpoint;
@@ -141,11 +143,27 @@ MODEL_SCRIPT = """async (count) => { %s
     await answered(s => s.model && s.model.checkpoint !== before);
     handler.push(performance.now() - t0);
     engine.push(window.attentionExplorer.work.engine);
-    forward.push((await window.attentionExplorer.engineFigures()).python.forward_ms);
+    python.push((await window.attentionExplorer.engineFigures()).python);
   }
-  return [handler, engine, forward];
+  return [handler, engine, python];
 }""" % ANSWERED
 MODEL_LETTERS = "abcdefghijklm" * 3  # 39 letters and the start token: 40 tokens
+
+
+# The model writes (generate=20 after 19 typed letters and the start token: 40 tokens, app/generate.py):
+# the training slider moved round the kept checkpoints (MODEL_SCRIPT), each move writing the 20
+# letters again with the cache. One cached step (the last letter's, reading a 40-row cache) against the full
+# forward pass of the same 40 tokens, p95 against p95 in this run; the whole writing (the engine's
+# own time, and until the answer is on the page) against twice the mask's budget, 200 ms.
+GENERATE_LETTERS = "abcdefghijklmnopqrs"  # 19 letters, the start token and 20 written: 40 tokens
+
+
+def generate_change(browser, url, count=SETTING_CHANGES):
+    """The model writing 20 letters at 40 tokens, once a checkpoint: (until the answer, one cached
+    step, the full pass, the engine's whole writing), ms."""
+    moves = model_change(browser, url, count)  # (each move's answer: the letters written again)
+    step, write = ([figures[key] for figures in moves["python"]] for key in ("generate_step_ms", "generate_ms"))
+    return {"handler": moves["handler"], "step": step, "forward": moves["forward"], "write": write}
 
 
 # The position lab (path=position, step 3) at 200 words: the kind and the offset changed in turn
@@ -172,6 +190,19 @@ POSITION_SCRIPT = """async (count) => { %s
   }
   return handler;
 }""" % ANSWERED
+
+
+def generate_rows(writing):
+    """The model writing at 40 tokens: one cached step against the full pass, and 20 letters."""
+    return [
+        ("Writing, 40 tokens: one cached step (p50 / p95)", pair(writing["step"]), "p95 < full pass",
+         percentile(writing["step"], 95) < percentile(writing["forward"], 95)),
+        ("  the full forward pass of the 40 tokens", pair(writing["forward"]), "", None),
+        ("  20 letters written, the engine's own time", pair(writing["write"]), "p95 ≤ 200 ms",
+         percentile(writing["write"], 95) <= 200),
+        ("  until the answer is on the page", pair(writing["handler"]), "p95 ≤ 200 ms",
+         percentile(writing["handler"], 95) <= 200),
+    ]
 
 
 def position_change(browser, url, count=SETTING_CHANGES):
@@ -218,18 +249,20 @@ def flash_change(browser, url, count=SETTING_CHANGES):
 
 
 def model_change(browser, url, count=SETTING_CHANGES):
-    """The training slider moved at 40 tokens: (until the answer, the engine's own time), ms."""
+    """The training slider moved at 40 tokens: (until the answer, the engine's own time, the forward
+    pass), ms, and the engine's figures after each move."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(url)
     page.wait_for_function(READY, timeout=120_000)
     page.evaluate(MODEL_SCRIPT, page.evaluate("+document.getElementById('checkpoint').max + 1"))  # every file read
-    handler, engine, forward = page.evaluate(MODEL_SCRIPT, count)
+    handler, engine, python = page.evaluate(MODEL_SCRIPT, count)
+    forward = [figures["forward_ms"] for figures in python]
     tokens = page.evaluate("JSON.parse(document.getElementById('attention-state').textContent).model.tokens.length")
     context.close()
     if tokens != 40:
         raise SystemExit(f"bench: the model page shows {tokens} tokens, not 40")
-    return {"handler": handler, "engine": engine, "forward": forward}
+    return {"handler": handler, "engine": engine, "forward": forward, "python": python}
 
 
 # 200 pieces (words and punctuation) of everyday Italian prose: most words occur once, as
@@ -499,6 +532,7 @@ def main(argv=None):
         trained = model_change(browser, page_url + "?mode=model&s=" + MODEL_LETTERS)
         lab = position_change(browser, url200 + "&path=position&step=3")
         tiles = flash_change(browser, url200 + "&flash=16")
+        writing = generate_change(browser, page_url + "?mode=model&generate=20&s=" + GENERATE_LETTERS)
         if c200["tokens"] != 200 or prose["tokens"] != 200:
             raise SystemExit(f"bench: the 200-word pages show {c200['tokens']} and {prose['tokens']} pieces")
         heap10, heap1000, wasm_growth = memory(browser, url12)
@@ -559,6 +593,7 @@ def main(argv=None):
          "p95 ≤ mask at 200 words", percentile(trained["forward"], 95) <= percentile(c200["setting"], 95)),
         ("  the engine's whole move: forward pass, views, state", pair(trained["engine"]), "", None),
         ("  until the answer is on the page", pair(trained["handler"]), "", None),
+        *generate_rows(writing),
         ("State JSON, 12 / 200 words", f"{c12['state_bytes'] / 1e3:.1f} / {c200['state_bytes'] / 1e3:.1f} kB",
          "", None),
         ("Event Timing, 12 words (p50 / p95)", event_pair(c12["events"], c12["n_events"]), "", None),

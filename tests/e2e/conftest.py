@@ -440,3 +440,14 @@ def axe_violations(page):
             values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
         return r.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(' | '));
     }""")
+
+
+def step_at_two_widths(page, check, shot):
+    """A guided path's step as a student sees it at 1280 and at 360 px: `check(width)` asserts
+    what must hold at each (axe, no sideways scroll), then a full-page screenshot at `shot`
+    with the width put in ("{width}"); the page is left at 1280 × 900."""
+    for width, height in ((1280, 900), (360, 640)):
+        page.set_viewport_size({"width": width, "height": height})
+        check(width)
+        page.screenshot(path=shot.format(width=width), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})

@@ -1,0 +1,114 @@
+"""The guided path "Generare" / "Generation" (`path=generation&step=N`): the trained model writes one
+letter at a time, the cache that makes it cheap, what it saves, then the ways to make the cache
+smaller (shared keys, a latent) and what a window costs the model.
+
+Each step opens in the mode it is about (`path.Step.mode`: entering the step switches the mode,
+app/settings.py `_take_step`): the model's steps in model mode; shared keys and the latent are
+built on the designed heads, so steps 4 and 5 open in sentence mode; the window's price is the
+model's, step 6 in model mode. Steps 4–6 show the real models' caches and the counters here; the
+views `shared-keys`, `latent` and `model-window` join them when the cost lab's branch merges.
+"""
+
+from app import path
+from app.views import registry
+
+STEPS = (
+    path.Step(id="letter", shows=("generation",), mode="model"),
+    path.Step(id="cache", shows=("generation", "generation-cost"), mode="model"),
+    path.Step(id="saves", shows=("generation", "generation-cost", "cache-sizes"), mode="model"),
+    path.Step(id="shared", shows=("cache-sizes",), mode="sentence"),  # + "shared-keys" at the merge
+    path.Step(id="latent", shows=("cache-sizes",), mode="sentence"),  # + "latent" at the merge
+    path.Step(id="window", shows=("generation", "generation-cost"), mode="model"),  # + "model-window"
+)
+
+P = "path_generation_"
+registry.add_strings({
+    "it": {
+        P + "name": "Generare",
+        P + "letter_title": "Una lettera alla volta",
+        P + "letter_text": ("Un modello che genera scrive una lettera (un token) alla volta: sceglie la più probabile, "
+                            "la aggiunge al testo e ricomincia. Qui il modello addestrato della pagina fa proprio "
+                            "questo."),
+        P + "letter_try": ("Scrivi «a b c d e f g h a b c» e premi «Scrivi una lettera» cinque volte. Guarda quale "
+                           "testa spiega ogni lettera."),
+        P + "letter_answer": ("Scrive «d e f g h»: la testa di induzione (strato 2, testa 4) guarda la lettera che "
+                              "seguiva la comparsa precedente di quella appena letta, e il modello la copia."),
+        P + "cache_title": "La cache",
+        P + "cache_text": ("Per la lettera nuova servono q, k e v solo di quella posizione: le chiavi e i valori "
+                           "delle lettere precedenti non cambiano, perché nessuna guarda avanti. Il modello li tiene "
+                           "in una cache e aggiunge una riga di K e una di V per strato e testa."),
+        P + "cache_try": "Premi «Scrivi una lettera» e conta le righe della cache della testa di induzione.",
+        P + "cache_answer": ("Una riga in più per ogni lettera, e le righe di prima restano identiche. La previsione "
+                             "con la cache e quella del passaggio completo coincidono: la differenza è 0."),
+        P + "saves_title": "Quanto fa risparmiare",
+        P + "saves_text": ("Senza cache, per ogni lettera il modello rifarebbe i conti di tutto il prefisso. Con la "
+                           "cache ogni lettera costa un'unica riga di attenzione; in cambio la cache occupa memoria, "
+                           "2 · strati · teste · d_head numeri per token."),
+        P + "saves_try": "Scrivi dieci lettere e confronta i due contatori; poi guarda la cache dei modelli veri.",
+        P + "saves_answer": ("Il costo ricalcolato cresce col quadrato della lunghezza, quello con la cache "
+                             "in modo lineare per lettera. Ma a 100.000 token la cache di un modello grande pesa "
+                             "decine di gigabyte: è lei il limite."),
+        P + "shared_title": "Chiavi condivise",
+        P + "shared_text": ("Per rimpicciolire la cache più teste di query possono condividere le stesse chiavi e "
+                            "valori: grouped-query (LLaMA 2 70B: 64 teste di query, 8 di chiavi e valori) o "
+                            "multi-query (una sola)."),
+        P + "shared_try": "Confronta le due righe di LLaMA 2 70B nella tabella.",
+        P + "shared_answer": "Con 8 teste chiave/valore invece di 64 la cache è 8 volte più piccola.",
+        P + "latent_title": "Latente",
+        P + "latent_text": ("DeepSeek-V2 salva per ogni token e strato un solo vettore latente di 512 numeri, più una "
+                            "chiave RoPE di 64, e ricostruisce K e V da lì."),
+        P + "latent_try": "Confronta la riga di DeepSeek-V2 con quelle di LLaMA 2 70B.",
+        P + "latent_answer": ("576 numeri per strato invece di 2048 (grouped-query) o 16.384 (ogni testa le sue "
+                              "chiavi)."),
+        P + "window_title": "Il prezzo della finestra",
+        P + "window_text": ("Con una finestra w ogni posizione guarda solo se stessa e le w precedenti (come Mistral): "
+                            "la cache che serve resta di w + 1 righe. Ma la testa di induzione non può più "
+                            "raggiungere una ripetizione più lontana."),
+        P + "window_try": "Con «a b c d e f g h a b c», imposta la finestra a 3 e scrivi cinque lettere.",
+        P + "window_answer": ("La comparsa precedente di «c» è a 8 posizioni di distanza, fuori dalla finestra: la "
+                              "copia fallisce. Più strati allargano quello che il modello raggiunge, a un prezzo."),
+    },
+    "en": {
+        P + "name": "Generation",
+        P + "letter_title": "One letter at a time",
+        P + "letter_text": ("A generating model writes one letter (one token) at a time: it picks the most likely, "
+                            "appends it to the text and starts again. Here the page's trained model does just that."),
+        P + "letter_try": ("Type “a b c d e f g h a b c” and press “Write one letter” five times. See which head "
+                           "explains each letter."),
+        P + "letter_answer": ("It writes “d e f g h”: the induction head (layer 2, head 4) looks at the letter that "
+                              "followed the earlier occurrence of the one just read, and the model copies it."),
+        P + "cache_title": "The cache",
+        P + "cache_text": ("The new letter needs q, k and v of its own position only: the earlier letters' keys and "
+                           "values do not change, since none looks ahead. The model keeps them in a cache and adds "
+                           "one row of K and one of V a layer and head."),
+        P + "cache_try": "Press “Write one letter” and count the rows of the induction head's cache.",
+        P + "cache_answer": ("One more row for each letter, and the rows before stay the same. The prediction with the "
+                             "cache and the full pass's agree: the difference is 0."),
+        P + "saves_title": "What it saves",
+        P + "saves_text": ("Without a cache, for each letter the model would redo the whole prefix. With the cache "
+                           "each letter costs one row of attention; in exchange the cache takes memory, "
+                           "2 · layers · heads · d_head numbers a token."),
+        P + "saves_try": "Write ten letters and compare the two counters; then look at the real models' caches.",
+        P + "saves_answer": ("The recomputed cost grows with the square of the length, the cached one linearly a "
+                             "letter. But at 100,000 tokens a large model's cache weighs tens of gigabytes: the "
+                             "cache is the limit."),
+        P + "shared_title": "Shared keys",
+        P + "shared_text": ("To make the cache smaller, several query heads can share the same keys and values: "
+                            "grouped-query (LLaMA 2 70B: 64 query heads, 8 key/value heads) or multi-query (one)."),
+        P + "shared_try": "Compare the two rows of LLaMA 2 70B in the table.",
+        P + "shared_answer": "With 8 key/value heads instead of 64 the cache is 8 times smaller.",
+        P + "latent_title": "Latent",
+        P + "latent_text": ("DeepSeek-V2 keeps for each token and layer a single latent vector of 512 numbers, plus a "
+                            "RoPE key of 64, and rebuilds K and V from it."),
+        P + "latent_try": "Compare the row of DeepSeek-V2 with those of LLaMA 2 70B.",
+        P + "latent_answer": "576 numbers a layer instead of 2,048 (grouped-query) or 16,384 (each head its own keys).",
+        P + "window_title": "The window's price",
+        P + "window_text": ("With a window w each position looks only at itself and the w before it (as Mistral "
+                            "does): the cache it needs stays w + 1 rows. But the induction head can no longer reach "
+                            "a repeat further back."),
+        P + "window_try": "With “a b c d e f g h a b c”, set the window to 3 and write five letters.",
+        P + "window_answer": ("The earlier “c” is 8 positions back, outside the window: the copying fails. More layers "
+                              "widen what the model reaches, at a price."),
+    },
+})
+PATH = registry.add_path(path.Path(id="generation", steps=STEPS))
