@@ -131,10 +131,14 @@ class Row:
         return max(self.query) < WEAK_QUERY
 
     def status(self, j):
-        """'candidate', 'query' (the asking word itself, not included) or 'masked'."""
+        """'candidate', 'query' (the asking word itself, not included), 'masked', or 'skipped' (a
+        key the cost lab's pattern leaves out)."""
         if self.candidates[j]:
             return "candidate"
-        return "masked" if self.masked[j] else "query"
+        if self.masked[j]:
+            return "masked"
+        pattern = self.record.pattern
+        return "skipped" if pattern is not None and not pattern[self.focus][j] else "query"
 
 
 class Attention:
@@ -156,7 +160,9 @@ class Attention:
                  # how word order entered (a `Position`, None: not at all), app/attention.py
                  "position",
                  # FlashAttention's table: (block size or None, blocks reached or None), app/contract.py
-                 "flash")
+                 "flash",
+                 # the cost lab's pattern: its cells [n_q][n_k] (None: every key), and its settings
+                 "pattern", "cost")
 
     def __init__(self, **fields):
         for name in self.__slots__:
@@ -181,13 +187,19 @@ class Attention:
         return Row(self, i)
 
 
-def candidate_flags(i, n_k, square, mask, include_self):
-    """([candidate], [masked]) for query row i: who row i may look at, who the mask hides."""
+def candidate_flags(i, n_k, square, mask, include_self, allowed=None):
+    """([candidate], [masked]) for query row i: who row i may look at, who the mask hides.
+    `allowed`: the pattern's [n_q][n_k] (app/attention.py, `pattern_cells`): a key it leaves out
+    is no candidate either (None: every key)."""
     if not square:
-        return [True] * n_k, [False] * n_k
-    after = n_k - i - 1  # the keys after word i: hidden by the mask
-    masked = [False] * (i + 1) + [bool(mask)] * after
-    return [True] * i + [bool(include_self)] + [not mask] * after, masked
+        candidates, masked = [True] * n_k, [False] * n_k
+    else:
+        after = n_k - i - 1  # the keys after word i: hidden by the mask
+        masked = [False] * (i + 1) + [bool(mask)] * after
+        candidates = [True] * i + [bool(include_self)] + [not mask] * after
+    if allowed is not None:
+        candidates = [c and a for c, a in zip(candidates, allowed[i])]
+    return candidates, masked
 
 
 ROW_FIELDS = ("candidates", "masked", "dots", "logits", "exps", "exp_sums", "weights", "outputs")  # a row's, in order
@@ -285,6 +297,31 @@ def attend_given(queries, keys, values, position=None, qkv=None, **options):
 
 # Word order (docs/DESIGN.md, "Position"). Attention alone does not see order: shuffle the
 # words and each word's weights move with it. Word i sits at position p_i = offset + i.
+def elu_plus_one(x):
+    """φ(x) = elu(x) + 1, linear attention's feature map (Katharopoulos et al. 2020): > 0 always."""
+    return x + 1.0 if x > 0 else math.exp(x)
+
+
+def linearize(record):
+    """Linear attention on a record made with every list in place (attend_qkv's): each row's
+    weights become φ(q_i)·φ(k_j) / Σ over its candidates (no divisor, no softmax), its e^logit
+    column the kernel φ(q_i)·φ(k_j) and its sum their total, its output Σ w·v. Its logits stay
+    the q·k / divisor softmax would use."""
+    phi_k = [[elu_plus_one(x) for x in k] for k in record.keys]
+    for i, q in enumerate(record.queries):
+        phi_q = [elu_plus_one(x) for x in q]
+        candidates = record.candidates[i]
+        kernel = [sum(a * b for a, b in zip(phi_q, phi_k[j])) if candidates[j] else None
+                  for j in range(len(phi_k))]
+        total = math.fsum(x for x in kernel if x is not None)
+        weights = [x / total if x is not None else 0.0 for x in kernel]
+        record.exps[i], record.exp_sums[i], record.weights[i] = kernel, total, weights
+        record.outputs[i] = (None if not any(candidates) else
+                             [exact_sum_of_products(weights, [v[c] for v in record.values])
+                              for c in range(len(record.values[0]))])
+    return record
+
+
 POSITION_KINDS = ("none", "sinusoidal", "rope", "alibi")
 PAIRINGS = ("interleaved", "half")  # RoPE's pairs: (0,1),(2,3) (Meta's) or (0,2),(1,3) (rotate_half)
 # The frequency base of sinusoidal and RoPE. With d = 4 there are two pairs, turning by θ_0 = 1
@@ -386,7 +423,7 @@ class Position:
 
 
 def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=True, temperature=1.0,
-               slope=0.0):
+               slope=0.0, allowed=None):
     """softmax(QKᵀ / divisor − m·|i − j|) · V for Q [n_q, d_k], K [n_k, d_k], V [n_k, d_v].
 
     mask: causal mask (row i does not see keys after i; weight exactly 0).
@@ -394,6 +431,7 @@ def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=Tru
     scaled/temperature: divide by (√d_k if scaled else 1) × temperature.
     slope: m ≥ 0 of the distance bias −m·|i − j| added to candidates' logits.
     With n_q ≠ n_k there is no diagonal and no mask: every key is a candidate.
+    allowed: a pattern's cells [n_q][n_k] (`pattern_cells`): the softmax is over those left.
     """
     if not temperature > 0:
         raise ValueError(f"temperature must be positive, not {temperature}")
@@ -410,7 +448,7 @@ def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=Tru
 
     rows = []  # a row's (candidates, masked, dots, logits, exps, exp_sum, weights, output)
     for i, q in enumerate(Q):
-        candidates, masked = candidate_flags(i, n_k, square, mask, include_self)  # [n_k], [n_k]
+        candidates, masked = candidate_flags(i, n_k, square, mask, include_self, allowed)  # [n_k], [n_k]
         dots = [None if masked[j] else sum(q_c * k_c for q_c, k_c in zip(q, K[j]))
                 for j in range(n_k)]  # row i of QKᵀ [n_k]
         logits = [None if masked[j] else dots[j] / divisor - (slope * abs(i - j) if slope and candidates[j] else 0.0)
@@ -421,4 +459,6 @@ def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=Tru
             output = [exact_sum_of_products(weights, [V[j][c] for j in range(n_k)]) for c in range(d_v)]
         rows.append((candidates, masked, dots, logits, exps, exp_sum, weights, output))
 
-    return matrix_record(rows, Q, K, V, mask and square, include_self, scaled, temperature, slope, d_k, divisor)
+    record = matrix_record(rows, Q, K, V, mask and square, include_self, scaled, temperature, slope, d_k, divisor)
+    record.pattern = allowed
+    return record

@@ -117,7 +117,7 @@ def row_dots(q, key_columns, n_k, scaled_columns):
 
 
 def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=True, temperature=1.0,
-               slope=0.0):
+               slope=0.0, allowed=None):
     """`app.attention.attend_qkv`, faster: the same arguments, the same record."""
     if not temperature > 0:
         raise ValueError(f"temperature must be positive, not {temperature}")
@@ -139,7 +139,7 @@ def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=Tru
     def row(i):
         """Row i's (candidates, masked, dots, logits, exps, exp_sum, weights, output)."""
         q = queries[i]
-        candidates, masked = candidate_flags(i, n_k, square, mask, include_self)
+        candidates, masked = candidate_flags(i, n_k, square, mask, include_self, allowed)
         known = asked.get(tuple(q))
         if known is None:
             dots = row_dots(q, key_columns, n_k, scaled_columns)  # row i of QKᵀ
@@ -160,9 +160,12 @@ def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=Tru
 
     settings = (mask and square, include_self, scaled, temperature, slope, d_k, divisor)
     if n_q * n_k <= LAZY_CELLS:
-        return matrix_record([row(i) for i in range(n_q)], queries, keys, values, *settings)
+        record = matrix_record([row(i) for i in range(n_q)], queries, keys, values, *settings)
+        record.pattern = allowed
+        return record
     rows = Lazy(n_q, row)
     record = matrix_record([], queries, keys, values, *settings)
+    record.pattern = allowed
     for k, name in enumerate(ROW_FIELDS):
         setattr(record, name, Lazy(n_q, lambda i, k=k: rows[i][k]))
     return record

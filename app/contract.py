@@ -8,7 +8,8 @@ tokens and the attention record: nothing here recomputes the maths.
 import json
 import math
 
-from app import attention, attention_fast, flash, generate, heads, i18n, matrices, model, settings as schema
+from app import attention, attention_fast, flash, generate, heads, i18n, matrices, model, patterns
+from app import settings as schema
 from app.lexicon import Token
 from app.quiz import Session
 from app.views import registry
@@ -79,14 +80,15 @@ def _compute(settings, tokens):
                    temperature=settings.temperature, slope=settings.slope)
     position = position_of(settings)
     if settings.mode == "matrix":
+        q, k, v = matrix_qkv(settings)
+        qkv = pattern_qkv(settings, len(q), len(k))
         if position is None:
-            return attention_fast.attend_qkv(*matrix_qkv(settings), **options)
+            return qkv(q, k, v, **options)
         options["slope"] = head_slope(settings, 0)
-        return attention.attend_given(*matrix_qkv(settings), position=position, qkv=attention_fast.attend_qkv,
-                                      **options)
-    options["qkv"] = attention_fast.attend_qkv  # the same numbers as attention.attend_qkv, faster
+        return attention.attend_given(q, k, v, position=position, qkv=qkv, **options)
     if not tokens:
         return None
+    options["qkv"] = pattern_qkv(settings, len(tokens), len(tokens))
     cards = cards_of(settings, tokens)
     every = len(tokens) <= ALL_HEADS_MAX  # long texts: the active head only (a setting change stays fast)
     records = []  # None for a head not computed
@@ -116,6 +118,27 @@ def _compute(settings, tokens):
             options.update(position=position, slope=head_slope(settings, settings.head))
         record.layer2 = attention.attend(layer2_cards(record, cards), w_q=w_q, w_k=w_k, w_v=w_v, **options)
     return record
+
+
+def pattern_qkv(settings, n_q, n_k):
+    """attend_qkv under the cost lab's pattern (docs/DESIGN.md, "Cost of the pattern"): the page's
+    own (app/attention_fast.py, the same numbers faster) with the pattern's cells; linear
+    attention through the readable one (app/attention.py), its weights made by the kernel."""
+    cells = patterns.pattern_cells(settings.pattern, n_q, n_k, settings.window, schema.global_indices(settings),
+                                    settings.random_keys, settings.seed)
+    if settings.pattern == "linear":
+        return lambda *args, **kw: attention.linearize(attention.attend_qkv(*args, **kw))
+    if cells is None:
+        return attention_fast.attend_qkv
+    return lambda *args, **kw: attention_fast.attend_qkv(*args, allowed=cells, **kw)
+
+
+def cost_field(record):
+    """The state's `cost`: {"cells": the cells computed (candidates), "full": n_q·n_k}."""
+    if record is None:
+        return None
+    return {"cells": sum(sum(1 for c in record.candidates[i] if c) for i in range(record.n_q)),
+            "full": record.n_q * record.n_k}
 
 
 def position_of(settings):
@@ -301,6 +324,11 @@ def build_state(settings, tokens, record, quiz=None):
         if setting.state is not None:
             state[setting.state] = getattr(settings, setting.attr)
     state["position"] = position_field(settings, record)
+    # the cost lab (docs/DESIGN.md, "Cost of the pattern"): the cells computed, and under a pattern
+    # which they are (the pattern, the mask and the self rule together)
+    state["cost"] = cost_field(record)
+    if state["matrix"] is not None:
+        state["matrix"]["allowed"] = None if settings.pattern == "full" else [list(r) for r in record.candidates]
     if settings.mode == "matrix" and record is not None:
         state.update(mode="matrix", **_matrix_mode_state(settings, record))
     elif record is not None:

@@ -21,7 +21,7 @@ regions a change redraws).
 import dataclasses
 import functools
 
-from app import attention, flash, heads, i18n, matrices, model, path
+from app import attention, flash, heads, i18n, matrices, model, path, patterns
 from app.lexicon import Token, lookup, tokenize
 from app.matrices import shortest
 from app.views import registry
@@ -261,6 +261,19 @@ def _read_lab_number(attr, element):
     except Bad:
         raise Bad(Note("pos_number_bad", value=str(element.value)[:20], low=shortest(setting.low),
                        high=shortest(setting.high))) from None
+
+
+def global_indices(settings):
+    """The global words' indices (the `global` setting's text, "0,5")."""
+    return tuple(int(x) for x in settings.global_tokens.split(",") if x)
+
+
+def _take_global(settings, value, change):
+    """The global words as "0,5": whole numbers from 0, kept sorted and once each."""
+    parts = [p.strip() for p in str(value).split(",") if p.strip()]
+    if not all(p.isdigit() and int(p) <= MAX_LIMIT for p in parts):
+        raise Bad("attention:set: 'global' must be word indices such as \"0,5\"; ignored")
+    return settings.copy(global_tokens=",".join(str(n) for n in sorted({int(p) for p in parts})))
 
 
 def _take_lang(settings, lang, change):
@@ -564,6 +577,26 @@ SCHEMA = (
                   "none: no window"),
             example="2",
             url="window", host="window", control="window", kind="integer", default=None,
+            low=0, high=MAX_LIMIT, nullable=True),
+    # The cost lab's pattern (docs/DESIGN.md, "Cost of the pattern"; app/attention.py,
+    # pattern_cells): which cells are computed at all. Its controls live in the lab's own view
+    # (app/views/cost.py), not among the other settings.
+    Setting(attr="pattern",
+            help=("which cells are computed: full (every one), window (|i − j| ≤ window), local_global (the "
+                  "window and the global words), bigbird (those and random keys from seed) or linear "
+                  "(every cell, φ(q)·φ(k) instead of softmax)"),
+            example="window",
+            url="pattern", host="pattern", control="pattern", kind="choice", default="full",
+            choices=patterns.PATTERNS),
+    Setting(attr="global_tokens",
+            help="the cost lab's global words, counted from 0 (local_global and bigbird): each sees every word "
+                 "and every word sees it",
+            example="0,5",
+            url="global", host="global", control=None, kind="text", default="", take=_take_global),
+    Setting(attr="random_keys",
+            help="bigbird: how many random keys each row adds, drawn from seed (none: 2)",
+            example="2",
+            url="random", host="random", control="random", kind="integer", default=None,
             low=0, high=MAX_LIMIT, nullable=True),
     # FlashAttention's tiles (docs/DESIGN.md, "Cost of the pattern"; app/flash.py): the selected
     # row computed over blocks of B keys. `flash_step` is how many blocks its table has reached

@@ -1,0 +1,151 @@
+"""The cost lab's patterns (app/patterns.py, `pattern`): which cells each computes, by the patterns'
+definitions written again here in numpy; the weights as the softmax over the cells left; linear
+attention's kernel and its two orders; BigBird's random keys; the state's `cost`."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings as hsettings, strategies as st
+
+from app import attention, attention_fast, contract, patterns, settings as schema
+
+NINE = "s=Il+gatto+seduto+sul+tappeto+dormiva+e+la+luna"
+
+
+def state_of(query, lexicons):
+    settings, notes = schema.parse_params(query, lexicons)
+    assert notes == []
+    tokens = [] if settings.mode == "matrix" else \
+        schema.check_sentence(settings.sentence, lexicons[settings.lang], settings.limit)[0]
+    record = contract.compute(settings, tokens)
+    return contract.build_state(settings, contract.shown_tokens(settings, tokens, record), record)
+
+
+def reference_allowed(pattern, n, w, globals_, mask, include_self):
+    """The cells by the contract's words: |i − j| ≤ w; a global position sees every key and every
+    query sees it; then the causal mask (j ≤ i) and the self rule."""
+    i, j = np.indices((n, n))
+    cells = np.ones((n, n), bool) if pattern == "full" else np.abs(i - j) <= w
+    if pattern == "local_global":
+        g = np.zeros(n, bool)
+        g[list(globals_)] = True
+        cells |= g[:, None] | g[None, :]
+    if mask:
+        cells &= j <= i
+    if not include_self:
+        cells &= i != j
+    return cells
+
+
+def reference_weights(q, k, v, cells, divisor):
+    logits = q @ k.T / divisor
+    logits = np.where(cells, logits, -np.inf)
+    w = np.exp(logits - logits.max(axis=1, keepdims=True, where=cells, initial=-np.inf))
+    w = np.where(cells, w, 0.0)
+    with np.errstate(invalid="ignore"):  # (a row with no cell left: no weights, compared nowhere)
+        w = w / w.sum(axis=1, keepdims=True)
+    return w, w @ v
+
+
+def test_a_window_of_two_on_nine_words_leaves_39_cells_with_the_word_itself_and_30_without(lexicons):
+    """The hand-worked count: 9 on the diagonal, 2·(8 + 7) beside it; 30 without the diagonal."""
+    with_self = state_of(NINE + "&pattern=window&window=2&self=1&focus=4", lexicons)
+    without = state_of(NINE + "&pattern=window&window=2&focus=4", lexicons)
+    assert with_self["cost"] == {"cells": 39, "full": 81} and without["cost"] == {"cells": 30, "full": 81}
+    assert patterns.window_cells(9, 2) == 39 and patterns.window_cells(9, 2, include_self=False) == 30
+
+
+@pytest.mark.parametrize("pattern, extra", [("window", "&window=1"), ("window", "&window=3"),
+                                            ("local_global", "&window=1&global=0,5"), ("full", "")])
+@pytest.mark.parametrize("mask, self_", [(0, 0), (0, 1), (1, 1), (1, 0)])
+def test_each_patterns_cells_and_weights_are_numpys_in_sentence_mode(pattern, extra, mask, self_, lexicons):
+    """matrix.allowed is the pattern by its definition with the mask and self rule; every row's
+    weights and output are numpy's softmax over those cells; cost counts them."""
+    state = state_of(f"{NINE}&pattern={pattern}{extra}&mask={mask}&self={self_}&focus=4", lexicons)
+    m = state["matrix"]
+    w = int(extra.split("window=")[1].split("&")[0]) if "window=" in extra else 0
+    globals_ = [0, 5] if "global" in extra else []
+    cells = reference_allowed(pattern, 9, w, globals_, mask, self_)
+    if pattern != "full":
+        assert np.array_equal(np.array(m["allowed"]), cells)
+    assert state["cost"] == {"cells": int(cells.sum()), "full": 81}
+    q, k, v = (np.array(m[name]) for name in ("queries", "keys", "values"))
+    weights, output = reference_weights(q, k, v, cells, state["scale"])
+    rows = cells.any(axis=1)
+    np.testing.assert_allclose(np.array(m["weights"])[rows], weights[rows], rtol=1e-12, atol=1e-15)
+    for i in np.flatnonzero(rows):
+        np.testing.assert_allclose(m["output"][i], output[i], rtol=1e-12, atol=1e-12)
+
+
+def test_a_window_in_matrix_mode_follows_the_same_rule(lexicons):
+    """Matrix mode (seed 42's Q, K, V, 8 × 4): a window of 1 with the mask, weights as numpy's."""
+    state = state_of("mode=matrix&seed=42&pattern=window&window=1&mask=1&self=1&focus=3", lexicons)
+    m = state["matrix"]
+    n = len(m["queries"])
+    cells = reference_allowed("window", n, 1, [], True, True)
+    assert np.array_equal(np.array(m["allowed"]), cells)
+    weights, _ = reference_weights(*(np.array(m[x]) for x in ("queries", "keys", "values")), cells, state["scale"])
+    np.testing.assert_allclose(m["weights"], weights, rtol=1e-12, atol=1e-15)
+
+
+def phi(x):
+    return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0)))
+
+
+@pytest.mark.parametrize("query", [NINE + "&pattern=linear&self=1&focus=4", NINE + "&pattern=linear&mask=1&self=1&focus=4",
+                                   "mode=matrix&seed=7&pattern=linear&focus=2"])
+def test_linear_attention_is_the_kernels_share_and_both_orders_agree(query, lexicons):
+    """weight_ij = φ(q_i)·φ(k_j) / Σ over the row's candidates; the output φ(Q)(φ(K)ᵀV) / norm equals
+    (φ(Q)φ(K)ᵀ)V / norm (without the mask, where the sums are over every key); it differs from softmax."""
+    state = state_of(query, lexicons)
+    m = state["matrix"]
+    q, k, v = (np.array(m[x]) for x in ("queries", "keys", "values"))
+    n = len(q)
+    cells = reference_allowed("full", n, 0, [], "mask=1" in query, "self=1" in query or "matrix" in query)
+    kernel = np.where(cells, phi(q) @ phi(k).T, 0.0)
+    weights = kernel / kernel.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(m["weights"], weights, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(m["output"], weights @ v, rtol=1e-12, atol=1e-12)
+    if "mask" not in query:  # every key in every row: the associative order holds
+        right = phi(q) @ (phi(k).T @ v) / (phi(q) @ phi(k).sum(axis=0))[:, None]
+        np.testing.assert_allclose(right, weights @ v, rtol=1e-12)
+    softmax, _ = reference_weights(q, k, v, cells, np.sqrt(q.shape[1]))
+    assert not np.allclose(softmax, weights, atol=1e-3)
+
+
+@hsettings(max_examples=40, deadline=None)
+@given(st.integers(2, 30), st.integers(0, 4), st.lists(st.integers(0, 29), max_size=3), st.integers(0, 5),
+       st.integers(0, 10_000))
+def test_bigbird_with_a_fixed_seed_is_reproducible_and_keeps_window_and_globals(n, w, globals_, r, seed):
+    """The same seed draws the same cells; every window and global cell is kept; each row adds
+    min(r, cells left) random keys."""
+    a = patterns.pattern_cells("bigbird", n, n, w, globals_, r, seed)
+    assert a == patterns.pattern_cells("bigbird", n, n, w, globals_, r, seed)
+    base = patterns.pattern_cells("local_global", n, n, w, globals_)
+    for i in range(n):
+        assert all(a[i][j] for j in range(n) if base[i][j])
+        left = n - sum(base[i])
+        assert sum(a[i]) - sum(base[i]) == min(r, left)
+
+
+def test_the_cost_curve_counts_match_the_matrix_for_small_n():
+    """cells_at, the cost view's rule as n grows, equals the cells of the made matrix for window and
+    full (with and without the mask and the word itself), and is never below them with globals."""
+    for n in (1, 2, 5, 9, 30):
+        for w in (0, 1, 3):
+            for mask in (False, True):
+                for self_ in (False, True):
+                    cells = reference_allowed("window", n, w, [], mask, self_)
+                    assert patterns.cells_at("window", n, w, mask=mask, include_self=self_) == cells.sum()
+                    full = reference_allowed("full", n, 0, [], mask, self_)
+                    assert patterns.cells_at("full", n, mask=mask, include_self=self_) == full.sum()
+            lg = reference_allowed("local_global", n, w, list(range(min(2, n))), False, True)
+            assert patterns.cells_at("local_global", n, w, n_global=2) >= lg.sum()
+
+
+def test_without_a_pattern_every_number_is_todays(lexicons):
+    """pattern=full (the default): the weights are those of attend_qkv with no cells given."""
+    state = state_of(NINE + "&focus=4", lexicons)
+    m = state["matrix"]
+    plain = attention.attend_qkv(m["queries"], m["keys"], m["values"])
+    assert m["weights"] == plain.weights and m["allowed"] is None
+    assert attention_fast.attend_qkv(m["queries"], m["keys"], m["values"]).weights == plain.weights
