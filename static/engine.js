@@ -44,7 +44,7 @@ const tell = (message) => ports.forEach(([port]) => port.postMessage(message));
 
 /* A start from the snapshot takes Python's compiled wasm from the page that started this worker:
    a browser keeps the code it compiled for a page (Chromium's wasm code cache) but not for a
-   worker, where each visit compiles the runtime's 9 MB anew. The page compiles it when asked
+   worker, where each visit compiles the runtime's wasm anew. The page compiles it when asked
    ({type: "compile", url, answer: true}) and answers {type: "wasm", module}, or module null
    where it cannot (then this worker compiles it, as on a first visit). A visit whose engine
    compiled it has the page compile it once more when the student pauses ({type: "compile",
@@ -105,7 +105,7 @@ async function start() {
   entry.catch(() => {});
   const loading = loadPython(runtime.loadPyodide, RUNTIME, plan), image = plan.image;
   plan.image = null;
-  /* (Python has copied the image, or refused it: either way its 31 MB are freed now) */
+  /* (Python has copied the image, or refused it: either way its memory is freed now) */
   if (image) loading.then(() => image, () => image).then(restored, () => {});
   try {
     pyodide = await loading;

@@ -12,15 +12,14 @@
        compiles (`compileAnyType`), and the page's compiled module is used (`takePageWasm`,
        with self.fetch replaced for that one request);
      - console.warn replaced to see the one warning by which Pyodide reports a wasm that cannot
-       be fetched or compiled (`onWasmFailure`);
-     - Int8Array.prototype.set replaced for the one copy of a restored image (`copiedSparsely`).
+       be fetched or compiled (`onWasmFailure`).
    On any other version every function takes the documented road: loadPyodide({indexURL}) with
    no snapshot, nothing replaced, nothing private called; the page gets ready, only slower.
 
    A Pyodide update: tests/test_build.py fails while WRITTEN_FOR differs from the vendored
    version (tools/build.py `door_version`). Check each use above against the new Pyodide's
-   source (its loadPyodide options, how it instantiates its wasm and restores an image), then
-   write the new version here. */
+   source (its loadPyodide options, how it fetches and instantiates its wasm, the warning it
+   gives when that fails), then write the new version here. */
 
 export const WRITTEN_FOR = "314.0.2";
 let known = false;
@@ -38,16 +37,16 @@ export function knows() {
   return known;
 }
 
-/* A Python started: restored from `image` (a memory image whose stored runs are `runs`), or
-   started for a snapshot to be made of it (`forSnapshot`), or plainly. */
-export function loadPython(loadPyodide, indexURL, { image = null, runs = null, forSnapshot = false } = {}) {
+/* A Python started: restored from `image` (a memory image, or a promise of one), or started
+   for a snapshot to be made of it (`forSnapshot`), or plainly. */
+export function loadPython(loadPyodide, indexURL, { image = null, forSnapshot = false } = {}) {
   if (!known) {
     if (forSnapshot) return Promise.reject(new Error(`no snapshot on Pyodide other than ${WRITTEN_FOR}`));
     return loadPyodide({ indexURL });
   }
   if (forSnapshot) return loadPyodide({ indexURL, _makeSnapshot: true });
   if (!image) return loadPyodide({ indexURL });
-  return loadPyodide({ indexURL, _loadSnapshot: Promise.resolve(image).then((bytes) => copiedSparsely(bytes, runs)) });
+  return loadPyodide({ indexURL, _loadSnapshot: image });
 }
 
 /* The memory image of a Python started with forSnapshot. */
@@ -87,7 +86,7 @@ function isWasm(response) {
 /* Python's wasm (`url`) taken from `pageWasm`, a promise of the module the page compiled (or
    null: the worker reads and compiles it as usual). Pyodide asks for the wasm as it starts: that
    request waits for the page's answer and is made only if no module comes (else the runtime's
-   9.6 MB were read from the HTTP cache and decoded from Brotli twice, here and on the page).
+   wasm were read from the HTTP cache and decoded from Brotli twice, here and on the page).
    `compiled("page")` is called when the page's module is the one run. */
 export function takePageWasm(url, pageWasm, compiled) {
   if (!known) return;
@@ -116,53 +115,4 @@ export function onWasmFailure(fail) {
     if (first === "wasm instantiation failed!") fail(first);
     return warn.apply(console, arguments);
   };
-}
-
-/* Pyodide copies the image into Python's new memory with one HEAP8.set(the image past its
-   header): every page of it, its all-zero blocks too (about half of it), where a new wasm
-   memory is zero already and a page never written takes no memory. For that one call (the
-   image's own bytes), only the runs are copied, and each stretch between them is checked to be
-   zero there (instantiating the module wrote its data segments), and cleared where it is not.
-   `restored` undoes it, once loadPyodide is done whatever it did. */
-const setBytes = Int8Array.prototype.set;
-let sparse = null;  /* {image, runs}: the image whose copy is to be sparse */
-export function copiedSparsely(image, runs) {
-  if (!runs) return image;
-  sparse = { image, runs };
-  Int8Array.prototype.set = sparseSet;
-  return image;
-}
-function sparseSet(source, offset) {
-  const whole = sparse && sparse.image;
-  if (!whole || !source || source.buffer !== whole.buffer || offset ||
-      source.byteOffset + source.byteLength !== whole.byteOffset + whole.byteLength || this.length < source.length)
-    return setBytes.apply(this, arguments);
-  const runs = sparse.runs, skip = source.byteOffset - whole.byteOffset;  /* whole[skip + i] goes to this[i] */
-  restored();
-  let at = skip;
-  for (const [start, size] of runs) {
-    const from = Math.max(start, skip), end = start + size;
-    if (at < from) zeroed(this, at - skip, from - skip);
-    if (from < end) setBytes.call(this, whole.subarray(from, end), from - skip);
-    at = Math.max(at, end);
-  }
-  if (at < whole.byteLength) zeroed(this, at - skip, whole.byteLength - skip);
-}
-
-/* bytes[from, to) made zero, written only if some are not (a page only read takes no memory). */
-function zeroed(bytes, from, to) {
-  const start = bytes.byteOffset + from, head = Math.min(to - from, (4 - start % 4) % 4);
-  const count = (to - from - head) >>> 2;  /* (none: a stretch too short to reach a word's boundary) */
-  const words = count ? new Uint32Array(bytes.buffer, start + head, count) : [];
-  let clean = true;
-  for (let i = from; clean && i < from + head; i++) clean = bytes[i] === 0;
-  for (let i = 0; clean && i < words.length; i++) clean = words[i] === 0;
-  for (let i = from + head + 4 * words.length; clean && i < to; i++) clean = bytes[i] === 0;
-  if (!clean) bytes.fill(0, from, to);
-}
-
-/* Python has its memory from the image, or will not: Int8Array as it was. */
-export function restored() {
-  sparse = null;
-  if (Object.prototype.hasOwnProperty.call(Int8Array.prototype, "set")) delete Int8Array.prototype.set;
 }

@@ -28,7 +28,7 @@
    that find a snapshot being made wait for it (WAIT_MS at most; ANSWER_MS when its maker
    does not answer), then restore it or start normally. */
 
-import { compileAnyType, knows, loadPython, meet, memoryImage, restored as restoredMemory } from "./runtime.js";
+import { compileAnyType, knows, loadPython, meet, memoryImage } from "./runtime.js";
 
 const CACHE = "attention-explorer-snapshot";
 const FORMAT = "code-2 runs-1";  // what a snapshot holds (attention_snapshot.py), how it is stored (pack)
@@ -165,14 +165,14 @@ function recompiled(pyodide) {
     "import sys\n_s = sys.modules.get('attention_snapshot')\nnot _s or bool(_s.recompiled)");
 }
 
-/* How to start: {kind: "snapshot"|"normal", image and runs to restore (runtime.js,
-   loadPython), refused(): after
+/* How to start: {kind: "snapshot"|"normal", image: the memory image to restore (a promise;
+   runtime.js, loadPython), refused(): after
    Pyodide refused the snapshot, afterReady(pyodide): once the page is ready}.
    Finding the snapshot reads no file of the app: a first visit starts Python at once, a
    later one starts restoring at once. */
 export async function startPlan(runtimeURL) {
   const key = KEY, expected = made(runtimeURL);
-  const plan = { kind: "normal", image: null, runs: null, refused: async () => {}, afterReady: () => {} };
+  const plan = { kind: "normal", image: null, refused: async () => {}, afterReady: () => {} };
   /* A new snapshot, from this page's Python once it is ready (or, before, from the files):
      true once stored. */
   const store = (pyodide) => makeSnapshot(runtimeURL, key, expected, pyodide ? pageRecipe(pyodide) : null)
@@ -225,10 +225,10 @@ export async function startPlan(runtimeURL) {
       }
     }
     cache = cache || await caches.open(CACHE);
-    const [image, runs] = imageOf(hit);
+    const image = imageOf(hit);
     plan.kind = "snapshot";
     image.catch(() => {});  /* reported where loadPyodide awaits it (a refused snapshot) */
-    Object.assign(plan, { image, runs });
+    plan.image = image;
     /* Once ready: a file that was not the snapshot's (edited in the deployed folder, or
        unknown to a snapshot made from the files) asks for a new one, made from this page. */
     plan.afterReady = (pyodide) => {
@@ -246,16 +246,16 @@ export async function startPlan(runtimeURL) {
        that could not be read is deleted. */
     console.info("Python starts without a snapshot:", error && error.message);
     if (cache) cache.delete(key).catch(() => {});
-    Object.assign(plan, { kind: "normal", image: null, runs: null, afterReady: () => {} });
+    Object.assign(plan, { kind: "normal", image: null, afterReady: () => {} });
   }
   return plan;
 }
 
 /* How a snapshot is stored: its memory image without its all-zero blocks of STRETCH bytes
-   (counted from the image's start; most of the free heap: more than half of the ~31 MB).
-   The browser keeps ~14 MB per
-   deployment instead of ~31 MB (its storage quota can be small on a phone, and a course may
-   have several deployments), and a later visit reads that much less. X-Runs lists where the
+   (counted from the image's start; most of the free heap, about half of the image). The
+   browser keeps that much less per deployment (its storage quota can be small on a phone, and
+   a course may have several deployments), and a later visit reads that much less
+   (docs/performance.md has the sizes). X-Runs lists where the
    stored bytes go, "offset+length" for each run; X-Length is the whole image's length. */
 const STRETCH = 65536;
 
@@ -289,7 +289,7 @@ export function pack(image) {
    (snapshot-trial.js, ended after), while the student still pauses. The browser keeps a
    script compiled, with the functions it ran, only once it has seen it twice: without the
    trial the second visit would compile Pyodide's JavaScript again (the first visit's Python
-   and the maker's do not count), ~30 ms of it here. A trial that fails is only reported: the
+   and the maker's do not count). A trial that fails is only reported: the
    next visit's own start decides, as it always did (a second Python can fail for want of
    memory where the engine's alone would not). `said(result)` gets "tried", "refused" or
    "unanswered" (the page writes it into <html data-snapshot>, read by `make bench` and the
@@ -323,28 +323,27 @@ export async function restoresFrom(runtimeURL) {
   if (!hit) return false;
   const runtime = await import(runtimeURL + "pyodide.js");
   if (!meet(runtime)) return false;
-  const [expanding, runs] = imageOf(hit), image = await expanding;
+  const image = await imageOf(hit);
   try {
     compileAnyType();
-    const pyodide = await loadPython(runtime.loadPyodide, runtimeURL, { image, runs });
+    const pyodide = await loadPython(runtime.loadPyodide, runtimeURL, { image });
     return pyodide.runPython("6 * 7") === 42;
   } finally {
     restored(image);
   }
 }
 
-/* The memory image of a kept snapshot ({headers, body}: kept()), [a promise, its runs]; an
-   error at once when its size or runs are none of a snapshot's. */
+/* The memory image of a kept snapshot ({headers, body}: kept()), a promise; an error at once
+   when its size is none of a snapshot's. */
 function imageOf(hit) {
-  const length = Number(hit.headers.get("X-Length")), header = hit.headers.get("X-Runs");
+  const length = Number(hit.headers.get("X-Length"));
   if (!(length > 0 && length < MAX_BYTES)) throw new Error("snapshot of unexpected size");
-  return [expandFrom(hit.response.body, header, length), runsOf(header, length)];
+  return expandFrom(hit.response.body, hit.headers.get("X-Runs"), length);
 }
 
-/* Python has its memory from the image, or will not: the image's ~31 MB given back. */
+/* Python has its memory from the image, or will not: the image's memory given back. */
 export function restored(image) {
-  restoredMemory();
-  if (image) release(image.buffer);
+  release(image.buffer);
 }
 
 /* The memory image again, from the stored runs (pack's) read from `stream`: an error if they

@@ -29,19 +29,22 @@ from tools.serve import changed_copy, make_server
 
 # Each trick: the file whose served text loses it, and the text replaced (it must be there).
 TRICKS = {
-    "no sparse restore": {"static/runtime.js": (
-        "Promise.resolve(image).then((bytes) => copiedSparsely(bytes, runs))", "image")},
     "no page-compiled wasm": {"static/engine.js": ('if (plan.kind === "snapshot") askPageForWasm(WASM);', "")},
 }
 
 
-def ours(playwright, options, url):
-    """(cold TTI, warm TTI, PSS bytes, warm start kind) of the page at `url`, in a browser of its own."""
+def launched(playwright, options):
+    """(the browsers open before, a browser of its own, a page of it timing its ready)."""
     before = bench_deploy.browser_family()
     browser = playwright.chromium.launch(**options)
     context = browser.new_context()
     context.add_init_script(bench.TIMING_SCRIPT)
-    page = context.new_page()
+    return before, browser, context.new_page()
+
+
+def ours(playwright, options, url):
+    """(cold TTI, warm TTI, PSS bytes, warm start kind) of the page at `url`, in a browser of its own."""
+    before, browser, page = launched(playwright, options)
     cold, _ = bench_deploy.visit(page, url, bench.CLICKS_SCRIPT)
     if not (bench_deploy.wait_snapshot(page) and bench_deploy.wait_trial(page)):
         raise SystemExit("bench_door: no snapshot was made")
@@ -54,11 +57,7 @@ def ours(playwright, options, url):
 
 def bare(playwright, options, url):
     """(cold ready, warm ready, PSS bytes) of the bare PyScript + Pyodide page."""
-    before = bench_deploy.browser_family()
-    browser = playwright.chromium.launch(**options)
-    context = browser.new_context()
-    context.add_init_script(bench.TIMING_SCRIPT)
-    page = context.new_page()
+    before, browser, page = launched(playwright, options)
     times = []
     for _ in range(2):
         page.goto(url)
@@ -120,6 +119,13 @@ def main(argv=None):
               f"{statistics.median(warm) / base_warm:9.2f}  {delta:+5.0f} ({delta / mine:+.1%})  "
               f"{','.join(sorted({r[3] for r in rows}))}")
     page = results["page as it is"]
+    print("paired with the page as it is, same round: median difference (min–max)")
+    for name in TRICKS:
+        warm = [r[1] - p[1] for r, p in zip(results[name], page)]
+        memory = [(r[2] - p[2]) / 1e6 for r, p in zip(results[name], page)]
+        print(f"{name:24} warm {statistics.median(warm):+5.0f} ms ({min(warm):+.0f}–{max(warm):+.0f}, "
+              f"{statistics.median(warm) / mine:+.1%}), memory {statistics.median(memory):+5.1f} MB "
+              f"({min(memory):+.1f}–{max(memory):+.1f})")
     print(f"page: TTI ÷ bare {statistics.median(r[0] for r in page) / base_cold:.2f}, "
           f"warm ÷ warm bare {mine / base_warm:.2f}, "
           f"memory ÷ bare {statistics.median(r[2] for r in page) / base_memory:.2f}")

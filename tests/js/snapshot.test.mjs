@@ -1,9 +1,8 @@
-// static/snapshot.js's storing and expanding of a memory image, and static/runtime.js's sparse
-// copy of one into Python's memory, under `node --test` (run by tests/test_package_js.py).
+// static/snapshot.js's storing and expanding of a memory image under `node --test` (run by
+// tests/test_package_js.py).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { expandFrom, pack } from "../../static/snapshot.js";
-import { copiedSparsely, restored } from "../../static/runtime.js";
 
 const BLOCK = 65536;
 const expand = (bytes, runs, length) => expandFrom(new Response(bytes).body, runs, length);
@@ -41,25 +40,4 @@ test("stored bytes that do not fit their runs are refused", async () => {
   };
   for (const [what, [bytes, header]] of Object.entries(bad))
     await assert.rejects(expand(bytes, header, length), /snapshot/, what);
-});
-
-test("a restored image is copied into Python's memory byte for byte, and only that copy is sparse", () => {
-  // As Pyodide does it: one HEAP8.set of the image past its header (7 bytes: unaligned) into a
-  // new memory where "data segment" bytes sit where the image is zero: in a whole zero block,
-  // in the image's last byte, and past the image's end (left alone).
-  const header = 7, length = BLOCK * 6 + 1, bytes = new Uint8Array(length);
-  bytes.fill(9, 0, header);
-  bytes[BLOCK + 5] = 1; bytes[BLOCK * 5 + 1] = 200; bytes[BLOCK * 6 - 1] = 3;
-  const runs = pack(bytes).runs.split(" ").map((run) => run.split("+").map(Number));
-  const heap = new Int8Array(length - header + 100);
-  heap[BLOCK * 3] = 7; heap[length - header - 1] = 6; heap[length - header + 50] = 5;
-  copiedSparsely(bytes, runs);
-  const other = new Int8Array(3);
-  other.set([1, 2], 1);
-  heap.set(bytes.subarray(header));
-  assert.deepEqual(new Uint8Array(heap.buffer, 0, length - header), bytes.subarray(header));
-  assert.equal(heap[length - header + 50], 5);
-  assert.deepEqual([...other], [0, 1, 2]);
-  assert.equal(Object.prototype.hasOwnProperty.call(Int8Array.prototype, "set"), false, "Int8Array as it was");
-  restored();
 });
