@@ -17,7 +17,8 @@
                                       engine's time on it)
      {type: "failed", detail}         Python could not start
      {type: "trial", result}          how the trial of a snapshot just stored went
-     {type: "figures", memory, transferred, compiledBy, python}  Python's wasm memory, the bytes
+     {type: "figures", memory, transferred, compiledBy, python}  Python's wasm memory (null on a
+                                      Pyodide static/runtime.js does not know), the bytes
                                       this worker fetched, who compiled Python's wasm, "page" or
                                       "engine", and Python's own figures (app/engine.py, `figures`)
                                       (asked by `make bench` and the tests)

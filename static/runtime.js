@@ -16,8 +16,8 @@
    On any other version every function takes the documented road: loadPyodide({indexURL}) with
    no snapshot, nothing replaced, nothing private called; the page gets ready, only slower.
 
-   A Pyodide update: tests/test_build.py fails while WRITTEN_FOR differs from the vendored
-   version (tools/build.py `door_version`). Check each use above against the new Pyodide's
+   A Pyodide update: tests/test_door.py and `python -m tools.build check` fail while WRITTEN_FOR
+   differs from the vendored version (tools/build.py, `door_mismatch`). Check each use above against the new Pyodide's
    source (its loadPyodide options, how it fetches and instantiates its wasm, the warning it
    gives when that fails), then write the new version here. */
 
