@@ -17,7 +17,8 @@
                                       engine's time on it)
      {type: "failed", detail}         Python could not start
      {type: "trial", result}          how the trial of a snapshot just stored went
-     {type: "figures", memory, transferred, compiledBy, python}  Python's wasm memory, the bytes
+     {type: "figures", memory, transferred, compiledBy, python}  Python's wasm memory (null on a
+                                      Pyodide static/runtime.js does not know), the bytes
                                       this worker fetched, who compiled Python's wasm, "page" or
                                       "engine", and Python's own figures (app/engine.py, `figures`)
                                       (asked by `make bench` and the tests)
@@ -26,8 +27,9 @@
    and takes from it {type: "wasm", module}, {type: "quiet"} (the student paused: the snapshot of later visits may be
    made now) and, from every page, {type: "port"} with a MessagePort whose messages are the
    page's (app/page.py, `receive`). The runtime path below is kept current by `make build`. */
-import { loadPyodide } from "../vendor/pyodide-314.0.2-175b921b/pyodide.js";
-import { compileAnyType, configFiles, onStored, restored, startPlan, tryInWorker, wasmMemoryBytes } from "./snapshot.js";
+import * as runtime from "../vendor/pyodide-314.0.2-175b921b/pyodide.js";
+import { compileAnyType, loadPython, meet, memoryBytes, onWasmFailure, takePageWasm } from "./runtime.js";
+import { configFiles, onStored, restored, startPlan, tryInWorker } from "./snapshot.js";
 
 const RUNTIME = new URL("../vendor/pyodide-314.0.2-175b921b/", import.meta.url).href;
 const CONFIG = new URL("../pyscript.toml", import.meta.url);
@@ -43,35 +45,22 @@ const tell = (message) => ports.forEach(([port]) => port.postMessage(message));
 
 /* A start from the snapshot takes Python's compiled wasm from the page that started this worker:
    a browser keeps the code it compiled for a page (Chromium's wasm code cache) but not for a
-   worker, where each visit compiled the runtime's 9 MB anew (~0.3 s, of a warm start's ~1.5 s).
-   The page compiles it when asked ({type: "compile", url, answer: true}) and answers {type:
-   "wasm", module}, or module null where it cannot (then this worker compiles it, as on a first
-   visit). A visit whose engine compiled it has the page compile it once more when the student
-   pauses ({type: "compile", url, answer: false}, beside the snapshot being made), so that the
-   browser keeps it for the next visit. */
+   worker, where each visit compiles the runtime's wasm anew. The page compiles it when asked
+   ({type: "compile", url, answer: true}) and answers {type: "wasm", module}, or module null
+   where it cannot (then this worker compiles it, as on a first visit). A visit whose engine
+   compiled it has the page compile it once more when the student pauses ({type: "compile",
+   url, answer: false}, beside the snapshot being made), so that the browser keeps it for the
+   next visit. On a Pyodide other than the one static/runtime.js knows, none of this: no
+   snapshot, and Python starts the documented way. */
 const WASM = RUNTIME + "pyodide.asm.wasm";
-compileAnyType();  /* (a wasm labelled with any type compiles, from its bytes: snapshot.js) */
+meet(runtime);
+compileAnyType();  /* (a wasm labelled with any type compiles, from its bytes) */
+onWasmFailure(fail);
 let giveWasm = null, compiledBy = "engine";
 const pageWasm = new Promise((resolve) => { giveWasm = resolve; });
-const instantiateStreaming = WebAssembly.instantiateStreaming, fetchAny = self.fetch;
 function askPageForWasm(url) {
   self.postMessage({ type: "compile", url, answer: true });
-  /* Pyodide asks for the wasm as it starts: that request waits for the page's answer and is made
-     only if no module comes (else the runtime's 9.6 MB were read from the HTTP cache and decoded
-     from Brotli twice, here and on the page, on a visit bound by its two cores' CPU). */
-  self.fetch = function (resource, init) {
-    if (String(resource) !== url) return fetchAny.apply(self, arguments);
-    self.fetch = fetchAny;
-    return pageWasm.then((module) => module ? new Response(null) : fetchAny.call(self, resource, init));
-  };
-  WebAssembly.instantiateStreaming = async (source, imports) => {  /* (Pyodide streams only that one) */
-    const module = await pageWasm;
-    if (!module) return instantiateStreaming(source, imports);
-    /* (a request made after all, by a start again without the refused snapshot: let go unread) */
-    Promise.resolve(source).then((response) => response.body && response.body.cancel()).catch(() => {});
-    compiledBy = "page";
-    return { module, instance: await WebAssembly.instantiate(module, imports) };
-  };
+  takePageWasm(url, pageWasm, (by) => { compiledBy = by; });
 }
 
 function fail(detail) {
@@ -79,14 +68,6 @@ function fail(detail) {
   failed = String(detail && detail.message || detail);
   tell({ type: "failed", detail: failed });
 }
-
-/* Pyodide reports a wasm that cannot be fetched or compiled only with this warning, and then
-   waits forever. */
-const warn = console.warn;
-console.warn = function (first) {
-  if (first === "wasm instantiation failed!") fail(first);
-  return warn.apply(console, arguments);
-};
 
 async function fetchBytes(url) {
   const response = await fetch(url);
@@ -123,9 +104,9 @@ async function start() {
   tell({ type: "progress", stage: "Loading interpreter" });
   const entry = fetch(ENTRY).then((r) => { if (!r.ok) throw new Error(`${ENTRY}: ${r.status}`); return r.text(); });
   entry.catch(() => {});
-  const loading = loadPyodide({ indexURL: RUNTIME, ...plan.options }), image = plan.options._loadSnapshot;
-  plan.options = {};
-  /* (Python has copied the image, or refused it: either way its 31 MB are freed now) */
+  const loading = loadPython(runtime.loadPyodide, RUNTIME, plan), image = plan.image;
+  plan.image = null;
+  /* (Python has copied the image, or refused it: either way its memory is freed now) */
   if (image) loading.then(() => image, () => image).then(restored, () => {});
   try {
     pyodide = await loading;
@@ -133,7 +114,7 @@ async function start() {
     if (plan.kind !== "snapshot") throw error;
     console.info("Python snapshot refused, starting normally:", error && error.message);
     await plan.refused();
-    pyodide = await loadPyodide({ indexURL: RUNTIME });
+    pyodide = await loadPython(runtime.loadPyodide, RUNTIME);
   }
   tell({ type: "progress", stage: "Loaded interpreter" });
   writeFiles(pyodide, await files);
@@ -177,7 +158,7 @@ self.onmessage = (event) => {
     if (compiledBy === "engine") self.postMessage({ type: "compile", url: WASM, answer: false });
   } else if (data.type === "figures") {
     const transferred = performance.getEntriesByType("resource").reduce((sum, r) => sum + r.transferSize, 0);
-    tell({ type: "figures", memory: pyodide ? wasmMemoryBytes(pyodide) : 0, transferred, compiledBy,
+    tell({ type: "figures", memory: pyodide ? memoryBytes(pyodide) : 0, transferred, compiledBy,
            python: engine ? JSON.parse(engine.figures()) : null });
   }
 };

@@ -1,22 +1,20 @@
 /* Attention Explorer: the memory snapshot of a started Python, kept in this browser.
 
-   PRIVATE, PINNED API. `_makeSnapshot`, `_loadSnapshot` and `makeMemorySnapshot()` are
-   Pyodide's undocumented memory-snapshot hooks, valid for the pinned Pyodide 314.0.2 only
-   (a snapshot is the wasm memory of one exact build; Pyodide itself refuses one made by
-   another build). Every use of them is in this module, with the one thing it assumes of how
-   Pyodide restores an image (one HEAP8.set into a new memory: `copiedSparsely`); on a Pyodide
-   update, check them here first. Anything unexpected here means "start Python the normal way", never a broken
-   or waiting page.
+   A snapshot rests on Pyodide's undocumented memory-snapshot hooks: every use of them goes
+   through static/runtime.js, which knows one Pyodide version; on another, no snapshot is made
+   or used (a snapshot is the wasm memory of one exact build; Pyodide itself refuses one made
+   by another build). Anything unexpected here means "start Python the normal way", never a
+   broken or waiting page.
 
    How it works: the first visit starts Python normally (in the engine's worker,
    engine.js, which imports this module). Once the page is ready and the student pauses, a
    throwaway Python in a module Web Worker (snapshot-worker.js; the engine's own Python
-   cannot make a snapshot and still run the page) starts with `_makeSnapshot`, imports the
+   cannot make a snapshot and still run the page) starts for a snapshot, imports the
    runtime modules the page uses and compiles the page's own sources (attention_snapshot.py
    says what it keeps: their code, each with the bytes it came from, and imported only the
    app's modules that touch no page, checked against their files before the page imports
    anything), and stores its memory in the Cache API. Later visits, and the other
-   widgets of the same origin, pass it to loadPyodide as `_loadSnapshot`.
+   widgets of the same origin, restore it (runtime.js, `loadPython`).
 
    One entry per deployment (its folder), recording the runtime folder it was made by
    (Pyodide build + stdlib) and FORMAT; one made by another is stale: deleted, normal start.
@@ -29,6 +27,8 @@
    its files read as they did (app/lexicon.py); an edited one is made again from the files. One maker per deployment: the Web Locks API; widgets
    that find a snapshot being made wait for it (WAIT_MS at most; ANSWER_MS when its maker
    does not answer), then restore it or start normally. */
+
+import { compileAnyType, knows, loadPython, meet, memoryImage } from "./runtime.js";
 
 const CACHE = "attention-explorer-snapshot";
 const FORMAT = "code-2 runs-1";  // what a snapshot holds (attention_snapshot.py), how it is stored (pack)
@@ -46,31 +46,6 @@ export function configFiles(toml) {
   const section = (toml.split(/^\[files\]\s*$/m)[1] || "").split(/^\[/m)[0];
   return [...section.matchAll(/^"([^"]+)"\s*=\s*"([^"]+)"/gm)]
     .map(([, src, dst]) => [new URL(src, CONFIG).href, dst]);
-}
-
-/* Python's wasm compiles whatever type its host labels it with. Pyodide compiles it with
-   WebAssembly.instantiateStreaming, which refuses any response not labelled application/wasm:
-   a learning platform's file area sends it as document/unknown (Moodle), other hosts as
-   application/octet-stream. This worker's instantiateStreaming then compiles such a response
-   from its bytes instead (one copy of the file in memory while it compiles; the same code).
-   Called by every worker that starts a Python (engine.js, and the snapshot's workers below)
-   before it does. */
-export function compileAnyType() {
-  const streaming = WebAssembly.instantiateStreaming;
-  if (!streaming || streaming.anyType) return;
-  const anyType = async function (source, imports) {
-    const response = await source;
-    if (isWasm(response)) return streaming.call(WebAssembly, response, imports);
-    if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
-    return WebAssembly.instantiate(await response.arrayBuffer(), imports);
-  };
-  anyType.anyType = true;
-  WebAssembly.instantiateStreaming = anyType;
-}
-
-/* True when `response` may be compiled as it streams: labelled application/wasm. */
-function isWasm(response) {
-  return /^\s*application\/wasm\s*(;|$)/i.test(response.headers.get("Content-Type") || "");
 }
 
 async function fetchBytes(url) {
@@ -190,13 +165,14 @@ function recompiled(pyodide) {
     "import sys\n_s = sys.modules.get('attention_snapshot')\nnot _s or bool(_s.recompiled)");
 }
 
-/* How to start: {kind: "snapshot"|"normal", options for loadPyodide, refused(): after
+/* How to start: {kind: "snapshot"|"normal", image: the memory image to restore (a promise;
+   runtime.js, loadPython), refused(): after
    Pyodide refused the snapshot, afterReady(pyodide): once the page is ready}.
    Finding the snapshot reads no file of the app: a first visit starts Python at once, a
    later one starts restoring at once. */
 export async function startPlan(runtimeURL) {
   const key = KEY, expected = made(runtimeURL);
-  const plan = { kind: "normal", options: {}, refused: async () => {}, afterReady: () => {} };
+  const plan = { kind: "normal", image: null, refused: async () => {}, afterReady: () => {} };
   /* A new snapshot, from this page's Python once it is ready (or, before, from the files):
      true once stored. */
   const store = (pyodide) => makeSnapshot(runtimeURL, key, expected, pyodide ? pageRecipe(pyodide) : null)
@@ -206,7 +182,7 @@ export async function startPlan(runtimeURL) {
   const look = async () => kept(cache = cache || await caches.open(CACHE));
   listenForPeers();
   try {
-    if (!available()) return plan;
+    if (!available() || !knows()) return plan;
     let hit = await look();
     if (hit && Object.entries(expected).some(([name, value]) => hit.headers.get(name) !== value)) {
       if (hit.response.body) hit.response.body.cancel().catch(() => {});
@@ -252,7 +228,7 @@ export async function startPlan(runtimeURL) {
     const image = imageOf(hit);
     plan.kind = "snapshot";
     image.catch(() => {});  /* reported where loadPyodide awaits it (a refused snapshot) */
-    plan.options = { _loadSnapshot: image };
+    plan.image = image;
     /* Once ready: a file that was not the snapshot's (edited in the deployed folder, or
        unknown to a snapshot made from the files) asks for a new one, made from this page. */
     plan.afterReady = (pyodide) => {
@@ -270,18 +246,16 @@ export async function startPlan(runtimeURL) {
        that could not be read is deleted. */
     console.info("Python starts without a snapshot:", error && error.message);
     if (cache) cache.delete(key).catch(() => {});
-    plan.kind = "normal";
-    plan.options = {};
-    plan.afterReady = () => {};
+    Object.assign(plan, { kind: "normal", image: null, afterReady: () => {} });
   }
   return plan;
 }
 
 /* How a snapshot is stored: its memory image without its all-zero blocks of STRETCH bytes
-   (counted from the image's start; most of the free heap: more than half of the ~31 MB).
-   The browser keeps ~14 MB per
-   deployment instead of ~31 MB (its storage quota can be small on a phone, and a course may
-   have several deployments), and a later visit reads that much less. X-Runs lists where the
+   (counted from the image's start; most of the free heap, about half of the image). The
+   browser keeps that much less per deployment (its storage quota can be small on a phone, and
+   a course may have several deployments), and a later visit reads that much less
+   (docs/performance.md has the sizes). X-Runs lists where the
    stored bytes go, "offset+length" for each run; X-Length is the whole image's length. */
 const STRETCH = 65536;
 
@@ -315,7 +289,7 @@ export function pack(image) {
    (snapshot-trial.js, ended after), while the student still pauses. The browser keeps a
    script compiled, with the functions it ran, only once it has seen it twice: without the
    trial the second visit would compile Pyodide's JavaScript again (the first visit's Python
-   and the maker's do not count), ~30 ms of it here. A trial that fails is only reported: the
+   and the maker's do not count). A trial that fails is only reported: the
    next visit's own start decides, as it always did (a second Python can fail for want of
    memory where the engine's alone would not). `said(result)` gets "tried", "refused" or
    "unanswered" (the page writes it into <html data-snapshot>, read by `make bench` and the
@@ -347,11 +321,12 @@ export async function restoresFrom(runtimeURL) {
   const cache = await caches.open(CACHE);
   const hit = await kept(cache);
   if (!hit) return false;
+  const runtime = await import(runtimeURL + "pyodide.js");
+  if (!meet(runtime)) return false;
   const image = await imageOf(hit);
   try {
     compileAnyType();
-    const { loadPyodide } = await import(runtimeURL + "pyodide.js");
-    const pyodide = await loadPyodide({ indexURL: runtimeURL, _loadSnapshot: image });
+    const pyodide = await loadPython(runtime.loadPyodide, runtimeURL, { image });
     return pyodide.runPython("6 * 7") === 42;
   } finally {
     restored(image);
@@ -361,59 +336,14 @@ export async function restoresFrom(runtimeURL) {
 /* The memory image of a kept snapshot ({headers, body}: kept()), a promise; an error at once
    when its size is none of a snapshot's. */
 function imageOf(hit) {
-  const length = Number(hit.headers.get("X-Length")), header = hit.headers.get("X-Runs");
+  const length = Number(hit.headers.get("X-Length"));
   if (!(length > 0 && length < MAX_BYTES)) throw new Error("snapshot of unexpected size");
-  return expandFrom(hit.response.body, header, length).then((image) => copiedSparsely(image, runsOf(header, length)));
+  return expandFrom(hit.response.body, hit.headers.get("X-Runs"), length);
 }
 
-/* Pyodide copies the image into Python's new memory with one HEAP8.set(the image past its
-   header): every page of it, its all-zero blocks too (about half of it), where a new wasm
-   memory is zero already and a page never written takes no memory. For that one call (the
-   image's own bytes), only the runs are copied, and each stretch between them is checked to be
-   zero there (instantiating the module wrote its data segments), and cleared where it is not.
-   `restored` undoes it, once loadPyodide is done whatever it did. */
-const setBytes = Int8Array.prototype.set;
-let sparse = null;  /* {image, runs}: the image whose copy is to be sparse */
-export function copiedSparsely(image, runs) {
-  sparse = { image, runs };
-  Int8Array.prototype.set = sparseSet;
-  return image;
-}
-function sparseSet(source, offset) {
-  const whole = sparse && sparse.image;
-  if (!whole || !source || source.buffer !== whole.buffer || offset ||
-      source.byteOffset + source.byteLength !== whole.byteOffset + whole.byteLength || this.length < source.length)
-    return setBytes.apply(this, arguments);
-  const runs = sparse.runs, skip = source.byteOffset - whole.byteOffset;  /* whole[skip + i] goes to this[i] */
-  restored(null);
-  let at = skip;
-  for (const [start, size] of runs) {
-    const from = Math.max(start, skip), end = start + size;
-    if (at < from) zeroed(this, at - skip, from - skip);
-    if (from < end) setBytes.call(this, whole.subarray(from, end), from - skip);
-    at = Math.max(at, end);
-  }
-  if (at < whole.byteLength) zeroed(this, at - skip, whole.byteLength - skip);
-}
-
-/* bytes[from, to) made zero, written only if some are not (a page only read takes no memory). */
-function zeroed(bytes, from, to) {
-  const start = bytes.byteOffset + from, head = Math.min(to - from, (4 - start % 4) % 4);
-  const count = (to - from - head) >>> 2;  /* (none: a stretch too short to reach a word's boundary) */
-  const words = count ? new Uint32Array(bytes.buffer, start + head, count) : [];
-  let clean = true;
-  for (let i = from; clean && i < from + head; i++) clean = bytes[i] === 0;
-  for (let i = 0; clean && i < words.length; i++) clean = words[i] === 0;
-  for (let i = from + head + 4 * words.length; clean && i < to; i++) clean = bytes[i] === 0;
-  if (!clean) bytes.fill(0, from, to);
-}
-
-/* Python has its memory from the image, or will not: Int8Array as it was, and the image's
-   ~31 MB given back (`image`: null, only the former). */
+/* Python has its memory from the image, or will not: the image's memory given back. */
 export function restored(image) {
-  sparse = null;
-  if (Object.prototype.hasOwnProperty.call(Int8Array.prototype, "set")) delete Int8Array.prototype.set;
-  if (image) release(image.buffer);
+  release(image.buffer);
 }
 
 /* The memory image again, from the stored runs (pack's) read from `stream`: an error if they
@@ -498,10 +428,11 @@ function pythonFiles(FS, dir) {
 
 /* In the worker: start Python for a snapshot, prepare it, store the memory image. */
 export async function makeAndStore({ runtimeURL, key, headers, recipe }) {
+  const runtime = await import(runtimeURL + "pyodide.js");
+  meet(runtime);
   compileAnyType();
-  const { loadPyodide } = await import(runtimeURL + "pyodide.js");
   const [pyodide, helper, made] = await Promise.all([
-    loadPyodide({ indexURL: runtimeURL, _makeSnapshot: true }), fetchBytes(HELPER), recipe || filesRecipe()]);
+    loadPython(runtime.loadPyodide, runtimeURL, { forSnapshot: true }), fetchBytes(HELPER), recipe || filesRecipe()]);
   const FS = pyodide.FS;
   for (const [path, bytes] of [...made.sources, ...made.data || []]) {  /* (data: files the warm calls read) */
     const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
@@ -520,7 +451,7 @@ export async function makeAndStore({ runtimeURL, key, headers, recipe }) {
   FS.writeFile("/snapshot/recipe.json", JSON.stringify({ modules: made.modules, sources: paths, imports, warm: made.warm || [] }));
   pyodide.runPython("import sys\nsys.path.insert(0, '/snapshot')\nimport attention_snapshot\n" +
                     "sys.path.remove('/snapshot')\nattention_snapshot.prepare_from('/snapshot/recipe.json')");
-  const image = pyodide.makeMemorySnapshot();
+  const image = memoryImage(pyodide);
   const { stored, runs } = pack(image);
   const cache = await caches.open(CACHE);
   /* X-Made and X-From (a page's recipe, or the files only) are read by tests and `make bench`. */
@@ -528,9 +459,4 @@ export async function makeAndStore({ runtimeURL, key, headers, recipe }) {
     ...headers, "Content-Type": "application/octet-stream", "X-Length": String(image.byteLength),
     "X-Runs": runs,
     "X-Made": String(Date.now()), "X-From": recipe ? "page" : "files" } }));
-}
-
-/* Bytes of Python's wasm memory (read by `make bench`). */
-export function wasmMemoryBytes(pyodide) {
-  return pyodide._module.HEAP8.byteLength;
 }

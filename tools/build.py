@@ -56,6 +56,10 @@ EARLY = ROOT / "static" / "early.json"
 STYLE = ROOT / "static" / "style.css"
 # Files that name the versioned runtime folder (kept current by `prerender`).
 RUNTIME_REFS = ("pyscript.toml", "static/engine.js")
+# The one module that uses Pyodide's internals, and the version it was written for (its
+# WRITTEN_FOR): on another version the page starts the documented way, without a snapshot.
+DOOR = "static/runtime.js"
+DOOR_VERSION = re.compile(r'^export const WRITTEN_FOR = "([^"]+)";$', re.M)
 
 
 def package_version(name, root=ROOT):
@@ -70,6 +74,22 @@ def stdlib_modules():
     """Module names from tools/stdlib-keep.txt (comments and blank lines skipped)."""
     lines = STDLIB_KEEP.read_text(encoding="utf-8").splitlines()
     return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def door_version(root=ROOT):
+    """The Pyodide version static/runtime.js knows the internals of (its WRITTEN_FOR)."""
+    found = DOOR_VERSION.search((root / DOOR).read_text(encoding="utf-8"))
+    return found[1] if found else None
+
+
+def door_mismatch(root=ROOT):
+    """What a Pyodide update must do in static/runtime.js, or "" when it knows the pinned version."""
+    pinned, known = pinned_version("pyodide", root), door_version(root)
+    if pinned == known:
+        return ""
+    return (f"{DOOR} was written for Pyodide {known}, package.json pins {pinned}: the page starts "
+            f"without a snapshot until each internal it uses is checked against {pinned} and its "
+            f"WRITTEN_FOR says {pinned}.")
 
 
 def runtime_dirs(root=ROOT):
@@ -353,6 +373,8 @@ def vendor(root=ROOT):
     shutil.copy2(modules / "@pyscript" / "core" / "LICENSE", target / pyscript_dir / "LICENSE")
     big = [str(p) for p in sorted(target.rglob("*")) if p.suffix in PRECOMPRESS and p.stat().st_size > 4096]
     subprocess.run(["node", str(root / "tools" / "precompress.mjs"), *big], check=True)
+    if door_mismatch(root):
+        print(door_mismatch(root))
 
 
 def main(argv=None):
@@ -381,6 +403,9 @@ def main(argv=None):
         refs = [(ROOT / name).read_text(encoding="utf-8") for name in RUNTIME_REFS]
         if fresh != page or any(with_runtime_paths(text) != text for text in refs):
             print("index.html, pyscript.toml or static/engine.js is stale; run `make build`.")
+            return 1
+        if door_mismatch():
+            print(door_mismatch())
             return 1
         stale = stale_archive() + stale_early(fresh_early.encode())
         if stale:

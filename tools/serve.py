@@ -194,6 +194,30 @@ def make_server(host="127.0.0.1", port=8000, root=ROOT, quiet=False, extra_publi
     return _Server((host, port), handler)
 
 
+def changed_copy(folder, changes):
+    """`folder` made to serve the page as ROOT has it but for `changes`, {path: (old, new)}: that
+    file's text with `old` (found there once) replaced by `new`. Every other file is a link to
+    ROOT's. For benchmarks and tests that serve the page with one thing changed; returns `folder`."""
+    def fill(source, target, rel):
+        target.mkdir(parents=True, exist_ok=True)
+        for child in source.iterdir():
+            path = f"{rel}{child.name}"
+            if not rel and not path.startswith(PUBLIC) and f"{path}/" not in PUBLIC:
+                continue
+            if path in changes:
+                old, new = changes[path]
+                text = child.read_text(encoding="utf-8")
+                if text.count(old) != 1:
+                    raise ValueError(f"{path} does not hold {old!r} once")
+                (target / child.name).write_text(text.replace(old, new), encoding="utf-8")
+            elif any(name.startswith(path + "/") for name in changes):
+                fill(child, target / child.name, path + "/")
+            else:
+                os.symlink(child, target / child.name)
+    fill(ROOT, Path(folder), "")
+    return Path(folder)
+
+
 class _Server(http.server.ThreadingHTTPServer):
     def handle_error(self, request, client_address):
         """A browser that closed a kept-alive connection between requests is no error."""

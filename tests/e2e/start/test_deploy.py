@@ -80,58 +80,6 @@ KEPT = """async (key) => {
           inRuns: runs.reduce((sum, [, length]) => sum + length, 0),
           aligned: runs.every(([offset]) => offset % block === 0)};
 }"""
-# static/snapshot.js's storing and expanding of a memory image, on made-up images: zero
-# stretches (aligned and not), data at both ends, a length that is no multiple of 4.
-ROUND_TRIP = r"""async () => {
-  const { pack, expandFrom } = await import('./static/snapshot.js');
-  const expand = (bytes, runsHeader, length) => expandFrom(new Response(bytes).body, runsHeader, length);
-  const results = [];
-  for (const length of [65536 * 5 + 3, 65536 * 3, 100]) {
-    const image = new Uint8Array(length);
-    image[0] = 1; image[length - 1] = 2;
-    if (length > 65536 * 3) { image[65536 * 2 + 17] = 3; image.fill(4, 65536 * 4 - 5, 65536 * 4 + 5); }
-    const { stored, runs: header } = pack(image);
-    const back = await expand(stored, header, length);
-    const refused = [];
-    const bad = [[stored.subarray(1), header], [stored, header + ' ' + length + '+1'], [stored, ''],
-                 [stored, header.replace(/^0\+/, '+')], [stored, header + '+1'],
-                 [stored, '0+' + (stored.length - 1) + ' 0+1'], [stored, (length - 1) + '+1 0+' + (stored.length - 1)]];
-    for (const [bytes, runsHeader] of bad)
-      try { await expand(bytes, runsHeader, length); } catch (e) { refused.push(e.message); }
-    results.push({length, stored: stored.length, same: back.length === length && back.every((b, i) => b === image[i]),
-                  refused: refused.length});
-  }
-  return results;
-}"""
-
-# Python's memory filled from an image as Pyodide does it (one HEAP8.set past the image's
-# header), made sparse by static/snapshot.js: "data segment" bytes sit where the image is zero,
-# one in a whole zero block, one in the image's last byte (a zero stretch of 1 byte, unaligned:
-# the header is 7 bytes long).
-SPARSE_COPY = r"""async () => {
-  const { pack, copiedSparsely } = await import('./static/snapshot.js');
-  const header = 7, length = 65536 * 6 + 1, image = new Uint8Array(length);
-  image.fill(9, 0, header);
-  image[65536 + 5] = 1; image[65536 * 5 + 1] = 200; image[65536 * 6 - 1] = 3;
-  const runs = pack(image).runs.split(' ').map((run) => run.split('+').map(Number));
-  const heap = new Int8Array(length - header + 100);
-  heap[65536 * 3] = 7; heap[length - header - 1] = 6; heap[length - header + 50] = 5;
-  copiedSparsely(image, runs);
-  const other = new Int8Array(3);
-  other.set([1, 2], 1);
-  heap.set(image.subarray(header));
-  return {same: image.subarray(header).every((b, i) => heap[i] === (b << 24 >> 24)), beyond: heap[length - header + 50],
-          other: [...other], patched: Object.prototype.hasOwnProperty.call(Int8Array.prototype, 'set')};
-}"""
-
-
-def test_a_restored_image_is_copied_into_pythons_memory_byte_for_byte(warm):
-    """Python's memory gets the image's every byte past its header, zero stretches included where
-    the new memory held something there, without writing the rest; other copies are untouched,
-    and typed arrays are as they were once it is done."""
-    context, page, first = warm
-    result = page.evaluate(SPARSE_COPY)
-    assert result == {"same": True, "beyond": 5, "other": [0, 1, 2], "patched": False}
 
 
 def test_the_first_visit_tries_its_new_snapshot_once_in_a_worker(warm):
@@ -139,19 +87,6 @@ def test_the_first_visit_tries_its_new_snapshot_once_in_a_worker(warm):
     so the next visit finds Pyodide's JavaScript compiled): the page says the trial ran."""
     context, page, first = warm
     assert first["trial"] == "tried"
-
-
-def test_a_snapshot_is_stored_without_its_zero_stretches_and_restored_byte_for_byte(warm):
-    """A memory image's all-zero 64 kB blocks are left out when stored; expanding gives back every byte, and
-    stored bytes that do not fit their runs are refused (the page then starts normally)."""
-    context, page, first = warm
-    results = page.evaluate(ROUND_TRIP)
-    assert [r["same"] for r in results] == [True, True, True]
-    # 5 blocks + 3 bytes with data in blocks 0, 2, 3, 4 (the fill crosses 3 -> 4) and the tail: block 1 is left out
-    assert results[0]["stored"] == 65536 * 4 + 3
-    assert results[1]["stored"] == 65536 * 2  # blocks 0 and 2 (the last byte is in block 2)
-    assert results[2]["stored"] == 100  # one short block with data: kept whole
-    assert [r["refused"] for r in results] == [7, 7, 7]  # short, past the end, none, malformed (2), overlapping, out of order
 
 
 def test_second_visit_starts_from_the_snapshot_and_shows_the_same_numbers(warm):
