@@ -2,10 +2,9 @@
 
    A word click and the mask / include-self switches are answered at once from the example's
    states written at build time by the page's own code (tools/early.py → static/early.json).
-   The states a word click reaches with the switches as pre-rendered (6 of 24, ~7 kB of the
-   page as gzip) come inline with this script in index.html, so a first click needs nothing
-   but the page itself: on a phone's slow line each further request costs ~0.6 s. The other
-   switches' states are fetched the first time they are asked for, as early.json.gz (27 kB)
+   The states a word click reaches with the switches as pre-rendered (6 of 24) come inline with this script in index.html, so a first click needs nothing
+   but the page itself: on a phone's slow line each further request costs a round trip. The other
+   switches' states are fetched the first time they are asked for, as early.json.gz
    unpacked here where the browser can, so a host that compresses nothing sends no more. Each
    answer is what Python would draw: the
    regions' changes, the state JSON in #attention-state, the live region's sentence, the

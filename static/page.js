@@ -772,7 +772,7 @@
     return worker;
   }
   /* Python's wasm as the Cache API keeps it, decoded once, or null (`keep`: put it there first,
-     from the network): a second visit then reads its 9.6 MB with no Brotli to decode, on a start
+     from the network): a second visit then reads it with no Brotli to decode, on a start
      bound by CPU, and the browser keeps the code it compiled beside that copy. It is the copy
      static/sw.js keeps on hosts that compress nothing (same cache, same address): a runtime
      folder's name never changes content, and the other versions' copies go, as there. Without

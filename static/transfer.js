@@ -14,8 +14,8 @@
 
    2. Fewer bytes on hosts that compress nothing (an LMS file area, a plain web space).
    When this page itself arrived uncompressed, a service worker (sw.js) serves Python's
-   runtime from its pre-compressed .gz files, decompressed by the browser: about 5 MB
-   instead of 15 MB. Where a service worker is not allowed (some iframes, private modes,
+   runtime from its pre-compressed .gz files, decompressed by the browser: a third of
+   the bytes. Where a service worker is not allowed (some iframes, private modes,
    plain http), the plain files load as before: more bytes, same page.
    attentionExplorer.transfer resolves when the runtime may be requested.
    (window.attentionExplorer is the page's one namespace: docs/DESIGN.md.) */
