@@ -24,12 +24,15 @@ edited file, or one the snapshot did not know): the page then makes a new snapsh
 """
 
 import ast
+import dis
 import gc
 import importlib
 import importlib.machinery
 import json
+import marshal
 import os
 import sys
+import types
 
 _LOADER = importlib.machinery.SourceFileLoader
 _plain_source_to_code = _LOADER.source_to_code
@@ -79,10 +82,49 @@ def imported_at_import(source, name, is_package):
     return found
 
 
+def imported_by_code(code, name, is_package):
+    """`imported_at_import` for a module compiled ahead (the app's archive holds .pyc alone): the
+    imports its code runs at module and class level (class bodies are code objects of their own
+    without new locals; a function's body, which has them, is not run at import)."""
+    package = name if is_package else name.rpartition(".")[0]
+    found = set()
+
+    def visit(body):
+        steps = list(dis.get_instructions(body))
+        for k, step in enumerate(steps):
+            if step.opname != "IMPORT_NAME":
+                continue
+            fromlist = steps[k - 1].argval if k >= 1 else None
+            level = steps[k - 2].argval if k >= 2 and isinstance(steps[k - 2].argval, int) else 0
+            base = step.argval
+            if level:
+                parts = package.split(".")
+                parent = ".".join(parts[:len(parts) - level + 1])
+                base = f"{parent}.{base}" if base else parent
+            found.add(base)
+            if isinstance(fromlist, tuple):
+                found.update(f"{base}.{alias}" for alias in fromlist if alias != "*")
+        for const in body.co_consts:
+            if isinstance(const, types.CodeType) and not const.co_flags & 0x2:  # (CO_NEWLOCALS: a function)
+                visit(const)
+
+    visit(code)
+    return found
+
+
+def compiled_code(data, path):
+    """The code object of a module's file: a .pyc's unmarshalled (past its 16-byte header), a
+    .py's compiled."""
+    if path.endswith(".pyc"):
+        return marshal.loads(memoryview(data)[16:])
+    return _plain_source_to_code(None, data, path)
+
+
 def page_free(modules):
     """Of `modules` ({name: (path, source bytes)}), the names whose import touches no page:
     none of PAGE_BOUND, and among these modules only page-free ones (and their packages)."""
-    imports = {name: imported_at_import(data, name, os.path.basename(path) == "__init__.py")
+    imports = {name: imported_by_code(marshal.loads(memoryview(data)[16:]), name, path.endswith("__init__.pyc"))
+               if path.endswith(".pyc") else imported_at_import(data, name, os.path.basename(path) == "__init__.py")
                for name, (path, data) in modules.items()}
     free = set(modules)
     changed = True
@@ -102,7 +144,8 @@ def prepare(modules, sources, imports=(), warm=()):
     modules: [name, file or None] pairs, the modules a page had imported: those of the runtime
       are imported here (any that cannot be, outside the page, is left for the page); those of
       the page's sources that touch no page are imported and kept (`kept`).
-    sources: paths of the page's source files, already in this file system: compiled.
+    sources: paths of the page's source files (.py, or .pyc alone: the app's archive), already in
+      this file system: compiled (a .pyc: read).
     imports: module names among those sources to import (their runtime modules come along),
       then forget again: only their code is kept.
     warm: [module, function, arguments] calls, made once the kept modules are imported, each
@@ -121,7 +164,7 @@ def prepare(modules, sources, imports=(), warm=()):
         path = os.path.abspath(path)
         with open(path, "rb") as file:
             data = file.read()
-        compiled[path] = (data, _plain_source_to_code(None, data, path))
+        compiled[path] = (data, compiled_code(data, path))
     _LOADER.source_to_code = _source_to_code
     for name in imports:
         try:

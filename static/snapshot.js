@@ -31,7 +31,7 @@
 import { compileAnyType, knows, loadPython, meet, memoryImage } from "./runtime.js";
 
 const CACHE = "attention-explorer-snapshot";
-const FORMAT = "code-2 runs-1";  // what a snapshot holds (attention_snapshot.py), how it is stored (pack)
+const FORMAT = "code-3 runs-1";  // what a snapshot holds (attention_snapshot.py), how it is stored (pack)
 const WAIT_MS = 45000;       // longest wait for another widget's snapshot
 const ANSWER_MS = 5000;      // longest wait for the widget that holds the lock to answer
 const MAX_BYTES = 256e6;     // a bigger "snapshot" is not ours
@@ -138,7 +138,7 @@ function pageRecipe(pyodide) {
     try { return [[path, pyodide.FS.readFile(path)]]; } catch (e) { return []; }  /* (not a file here) */
   });
   const own = modules.map(([, path]) => path)
-    .filter((path) => typeof path === "string" && path.endsWith(".py") && !path.startsWith("/lib/"));
+    .filter((path) => typeof path === "string" && /\.pyc?$/.test(path) && !path.startsWith("/lib/"));
   return { modules, sources: read(own), data: read(files), warm };
 }
 /* (in the page's Python: its modules, and what those of its own files that define
@@ -416,13 +416,14 @@ async function filesRecipe() {
   return { modules: [], sources, archives: archives.map(([dst, bytes]) => [dst.slice(0, -2), bytes]) };
 }
 
-/* The .py files under `dir` of Python's file system (not __pycache__), as paths from the cwd. */
+/* The modules under `dir` of Python's file system (.py, or .pyc alone as the app's archive has
+   them; not __pycache__), as paths from the cwd. */
 function pythonFiles(FS, dir) {
   return FS.readdir(dir).filter((name) => name !== "." && name !== ".." && name !== "__pycache__")
     .flatMap((name) => {
       const path = `${dir}/${name}`;
       if (FS.isDir(FS.stat(path).mode)) return pythonFiles(FS, path);
-      return /^[A-Za-z_]\w*\.py$/.test(name) ? [path] : [];
+      return /^[A-Za-z_]\w*\.pyc?$/.test(name) ? [path] : [];
     });
 }
 
@@ -445,7 +446,7 @@ export async function makeAndStore({ runtimeURL, key, headers, recipe }) {
     paths.push(...pythonFiles(FS, dir));
   }
   /* (a page's recipe imports nothing: it names the modules its page had imported) */
-  const imports = recipe ? [] : paths.map((path) => path.slice(0, -3).replace(/\//g, ".").replace(/\.__init__$/, ""));
+  const imports = recipe ? [] : paths.map((path) => path.replace(/\.pyc?$/, "").replace(/\//g, ".").replace(/\.__init__$/, ""));
   FS.mkdirTree("/snapshot");
   FS.writeFile("/snapshot/attention_snapshot.py", helper);
   FS.writeFile("/snapshot/recipe.json", JSON.stringify({ modules: made.modules, sources: paths, imports, warm: made.warm || [] }));

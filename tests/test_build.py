@@ -46,17 +46,18 @@ def test_the_engine_points_at_the_pinned_runtime():
     assert build.package_version("pyodide") == build.pinned_version("pyodide")
 
 
-def test_the_app_archive_holds_the_current_sources_and_their_compiled_copies():
-    """app/app.zip, which the page loads the app from, holds each module the page loads, as its
-    current source and one compiled copy of it (a stale archive would run old code: `make build`
-    refreshes it, `make bundle` refuses to ship it)."""
+def test_the_app_archive_holds_each_module_compiled_alone_from_its_current_source():
+    """app/app.zip, which the page loads the app from, holds each module the page loads compiled
+    by the runtime's Python, NAME.pyc with no source beside it, carrying the hash of the current
+    source (a stale archive would run old code: `make build` refreshes it, `make bundle` refuses
+    to ship it)."""
     assert build.stale_archive() == [], "run `make build`"
     archive = zipfile.ZipFile(build.ROOT / build.ARCHIVE)
     names = archive.namelist()
-    assert f"__pycache__/attention.{build.runtime_cache_tag()}.pyc" in names
-    assert archive.read("views/steps.py") == (build.ROOT / "app" / "views" / "steps.py").read_bytes()
-    assert "main.py" not in names and "notebook.py" not in names
-    assert len(names) == 2 * len(build.app_sources())
+    assert "attention.pyc" in names and "views/steps.pyc" in names
+    assert archive.read("views/steps.pyc")[4:8] == (0b11).to_bytes(4, "little")  # (a checked-hash header)
+    assert not [n for n in names if n.endswith(".py")] and "main.pyc" not in names and "notebook.pyc" not in names
+    assert len(names) == len(build.app_sources())
 
 
 def test_the_check_before_bundling_sees_a_runtime_folder_missing(tmp_path):
@@ -70,7 +71,7 @@ def test_the_check_before_bundling_sees_a_runtime_folder_missing(tmp_path):
 
 
 def test_a_module_edited_after_the_build_no_longer_matches_the_archive(tmp_path):
-    """The freshness check compares each source and reads the source hash inside each .pyc:
+    """The freshness check reads the source hash inside each .pyc:
     one changed byte is seen, and so is a new module the archive lacks."""
     import shutil
     shutil.copytree(build.ROOT / "app", tmp_path / "app")
@@ -80,12 +81,9 @@ def test_a_module_edited_after_the_build_no_longer_matches_the_archive(tmp_path)
     assert build.stale_archive(tmp_path) == []
     source = tmp_path / "app" / "attention.py"
     source.write_text(source.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    tag = build.runtime_cache_tag()
-    assert build.stale_archive(tmp_path) == [
-        "app/app.zip: attention.py is not the current app/attention.py",
-        f"app/app.zip: __pycache__/attention.{tag}.pyc is not of the current app/attention.py"]
+    assert build.stale_archive(tmp_path) == ["app/app.zip: attention.pyc is not of the current app/attention.py"]
     (tmp_path / "app" / "views" / "extra.py").write_text("X = 1\n", encoding="utf-8")
-    assert "app/app.zip: views/extra.py is missing" in build.stale_archive(tmp_path)
+    assert "app/app.zip: views/extra.pyc is missing" in build.stale_archive(tmp_path)
 
 
 def test_the_first_paint_and_a_first_click_wait_for_no_request_but_the_page():
@@ -100,13 +98,15 @@ def test_the_first_paint_and_a_first_click_wait_for_no_request_but_the_page():
     assert '<link rel="stylesheet"' not in head and '<link rel="preload"' not in head
     style = re.search(r"<style>(.*?)</style>", head, re.S)[1]
     script = re.search(r"<script data-boot=[^>]*>(.*?)</script>", head, re.S)[1]
-    assert style == (build.ROOT / "static" / "style.css").read_text(encoding="utf-8")
-    assert script == "\n".join((build.ROOT / "static" / n).read_text(encoding="utf-8") for n in ("transfer.js", "boot.js"))
+    own = lambda name: build.without_comments((build.ROOT / "static" / name).read_text(encoding="utf-8"),  # noqa: E731
+                                              css=name.endswith(".css"))
+    assert style == own("style.css") and "/*" not in style
+    assert script == "\n".join(own(n) for n in ("transfer.js", "boot.js"))
     after = page.split('id="attention-state">', 1)[1]
     first = json.loads(re.search(r'<script type="application/json" id="early-states">(.*?)</script>', after, re.S)[1])
     assert sorted(first["states"]) == [f"{i}.0.0" for i in range(6)]
     answers = re.search(r'id="early-states">.*?</script>\n<script>(.*?)</script>', after, re.S)[1]
-    assert answers == (build.ROOT / "static" / "early.js").read_text(encoding="utf-8")
+    assert answers == own("early.js")
     csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)"', head)[1]
     digest = {t: "'sha256-" + base64.b64encode(hashlib.sha256(t.encode()).digest()).decode() + "'"
               for t in (style, script, answers)}
@@ -220,3 +220,13 @@ def test_the_views_css_in_the_stylesheet_is_the_registrys():
     for view in registry.views():
         assert f'#app[data-show]:not([data-show~="{view.id}"]) {view.css}' in style
     assert registry.with_css(style.replace('[data-show~="heads"]', '[data-show~="x"]', 1)) == style
+
+
+def test_inlining_leaves_out_whole_comment_lines_and_nothing_else():
+    """Inlined JavaScript loses the comments that fill whole lines, never a string or code that
+    looks like one; inlined CSS loses every comment (index.html reaches plain hosts as it is)."""
+    js = ('/* a comment\n   on two lines */\nconst a = "/* not one */";  // kept: after code\n'
+          '  // a line comment\nconst b = 1 / 2; /* kept too */\n')
+    assert build.without_comments(js) == 'const a = "/* not one */";  // kept: after code\nconst b = 1 / 2; /* kept too */\n'
+    assert build.without_comments("a { b: c; } /* x */\n/* y\n z */d { e: f; }", css=True) == "a { b: c; } \nd { e: f; }"
+

@@ -192,8 +192,8 @@ def test_pre_render_is_kept_only_when_the_state_says_the_same():
 
 def test_every_app_module_is_shipped_by_the_pyscript_config():
     """The page gets every module of app/ (except main.py, the entry script, and the terminal
-    and notebook modules, which run on CPython only) from the archive pyscript.toml unpacks
-    into app/, and every lexicon file from pyscript.toml."""
+    and notebook modules, which run on CPython only), compiled, from the archive pyscript.toml
+    unpacks into app/, and every lexicon file from pyscript.toml."""
     import zipfile
     config = (build.ROOT / "pyscript.toml").read_text(encoding="utf-8")
     assert '"./app/app.zip" = "./app/*"' in config
@@ -201,7 +201,7 @@ def test_every_app_module_is_shipped_by_the_pyscript_config():
     outside_the_page = ("main.py", "__main__.py", "notebook.py", "plain_text.py")
     for path in sorted((build.ROOT / "app").rglob("*.py")):
         if path.name not in outside_the_page:
-            assert path.relative_to(build.ROOT / "app").as_posix() in shipped
+            assert path.relative_to(build.ROOT / "app").with_suffix(".pyc").as_posix() in shipped
     for path in sorted((build.ROOT / "lexicon").glob("*.csv")):
         assert f'"./lexicon/{path.name}"' in config
 

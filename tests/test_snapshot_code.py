@@ -136,3 +136,36 @@ def test_a_kept_modules_warm_calls_are_made_and_others_not(snapshot, monkeypatch
     assert sorted(module.kept) == ["lesson", "lesson.words"]
     assert sys.modules["lesson.words"].SEEN == [("it",), ("en", 2)]
     assert "lesson.page" not in sys.modules and runtime_calls == []
+
+
+def test_a_compiled_modules_imports_are_read_from_its_code_as_from_its_source(snapshot):
+    """The app's archive holds .pyc alone: for every module of app/, the imports its compiled code
+    runs at import (module and class level) are those its source's syntax tree names."""
+    module, _ = snapshot
+    for path in sorted((ROOT / "app").rglob("*.py")):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        source = path.read_bytes()
+        package = path.name == "__init__.py"
+        code = compile(source, str(path), "exec", dont_inherit=True)
+        assert module.imported_by_code(code, name, package) == module.imported_at_import(source, name, package), name
+
+
+def test_a_kept_module_may_come_as_a_pyc_alone(snapshot, tmp_path):
+    """A page-free module shipped as NAME.pyc with no source is imported and kept; its bytes are
+    what forget_changed compares (an edited .pyc forgets the kept modules)."""
+    import importlib._bootstrap_external as external
+    import marshal
+    module, package = snapshot
+    source = (package / "words.py").read_bytes()
+    code = compile(source, str(package / "words.pyc"), "exec")
+    data = importlib.util.MAGIC_NUMBER + (0b11).to_bytes(4, "little") + importlib.util.source_hash(source) \
+        + marshal.dumps(code)
+    (package / "words.py").unlink()
+    (package / "words.pyc").write_bytes(data)
+    assert external.SourcelessFileLoader  # (Python imports a .pyc alone)
+    paths = ["lesson/__init__.py", "lesson/words.pyc"]
+    module.prepare([["lesson", "lesson/__init__.py"], ["lesson.words", "lesson/words.pyc"]], paths)
+    assert "lesson.words" in module.kept and sys.modules["lesson.words"].WORD == "gatto"
+    assert module.forget_changed() is True
+    (package / "words.pyc").write_bytes(data.replace(b"gatto", b"cane!"))
+    assert module.forget_changed() is False and "lesson.words" not in sys.modules

@@ -2,12 +2,13 @@
 // (Pyodide from node_modules, the same build as vendor/). Two uses:
 //
 //   node tools/bytecode.mjs app OUT.zip FILE.py...   (`make build`: tools.build prerender)
-//     The app's archive (app/app.zip): each module's source, NAME.py, and its "checked-hash"
-//     compiled copy, __pycache__/NAME.cpython-3XX.pyc, under the module's folder (FILE.py
-//     paths start with app/, which the archive leaves out). PyScript unpacks it into app/
-//     (pyscript.toml): one request instead of one per module, which a later visit would
-//     otherwise revalidate one by one. Python uses a .pyc only while it carries the hash of the
-//     .py beside it, so a source changed without compiling again still runs as it reads.
+//     The app's archive (app/app.zip): each module compiled, NAME.pyc in the module's folder
+//     (FILE.py paths start with app/, which the archive leaves out), with no source beside it:
+//     Python imports a .pyc alone, and the sources would be nearly half of the archive's bytes,
+//     which a host that compresses nothing sends as they are. Each .pyc still carries the hash
+//     of the source it was compiled from (a "checked-hash" header), so `make build` can tell a
+//     stale archive. The engine unpacks it into app/ (pyscript.toml): one request instead of one
+//     per module.
 //
 //   node tools/bytecode.mjs stdlib IN.zip OUT.zip     (`make setup`: tools.build vendor)
 //     The trimmed standard library: each NAME.py of IN.zip becomes NAME.pyc in OUT.zip, with no
@@ -18,8 +19,8 @@
 // Both are compiled for size as well as speed, since every byte is downloaded: optimize=2 (no
 // docstrings, no asserts: what `python -OO` does, which the standard library is tested with)
 // and without column positions (PYTHONNODEBUGRANGES: a traceback still names file and line,
-// without the ^^^ under the expression). The .py sources stay the reference: tracebacks in the
-// app still show its lines, read from the .py beside each .pyc.
+// without the ^^^ under the expression). The .py sources stay the reference, in the repository:
+// a traceback in the browser names the module and the line, without the line's text.
 import { readFileSync, writeFileSync } from "node:fs";
 import { loadPyodide } from "pyodide";
 
@@ -66,9 +67,7 @@ if mode == "app":
                 data = f.read()
             folder, _, name = path.rpartition("/")
             folder = folder.partition("/")[2]
-            member = f"{folder}/__pycache__/{name[:-3]}.{sys.implementation.cache_tag}.pyc".lstrip("/")
-            out.writestr(Utf8Name(f"{folder}/{name}".lstrip("/"), date_time=(2020, 1, 1, 0, 0, 0)), data,
-                         compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+            member = f"{folder}/{name[:-3]}.pyc".lstrip("/")
             info = Utf8Name(member, date_time=(2020, 1, 1, 0, 0, 0))
             out.writestr(info, pyc(data, path, 0b11), compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
 else:

@@ -129,9 +129,10 @@ def load():
         return
     _loaded.append(True)
     folder = os.path.dirname(os.path.abspath(__file__))
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".py") and not name.startswith("_"):
-            importlib.import_module(f"app.views.{name[:-3]}")
+    # (its modules are .py files here, .pyc alone in the browser: tools/bytecode.mjs)
+    names = {name.rsplit(".", 1)[0] for name in os.listdir(folder) if name.endswith((".py", ".pyc"))}
+    for name in sorted(n for n in names if not n.startswith("_")):
+        importlib.import_module(f"app.views.{name}")
     path = importlib.import_module("app.path")  # (the formula's path; it names views, so it is checked against them)
     for way in _PATHS.values():
         for step in way.steps:

@@ -413,16 +413,19 @@ class _Utf8Name(zipfile.ZipInfo):
 
 
 def archive_edited(data, member, old, new):
-    """The bytes of zip `data` with `old` replaced by `new` in `member` (its compiled copy is
-    left as it was: stale), as an app archive changed without `make build`."""
+    """The bytes of zip `data` with `old` replaced by `new` in `member`, a compiled module (NAME.pyc:
+    the archive has no sources), as that module compiled again with one of its strings changed:
+    `new` has as many bytes as `old`, since marshal writes a string's length before it."""
+    assert len(old.encode("utf-8")) == len(new.encode("utf-8"))
     source = zipfile.ZipFile(io.BytesIO(data))
-    text = source.read(member).decode("utf-8")
-    assert old in text
+    body = source.read(member)
+    assert old.encode("utf-8") in body
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
         for info in source.infolist():
-            body = text.replace(old, new, 1).encode("utf-8") if info.filename == member else source.read(info)
-            target.writestr(_Utf8Name(info.filename, date_time=info.date_time), body)
+            data = body.replace(old.encode("utf-8"), new.encode("utf-8"), 1) if info.filename == member \
+                else source.read(info)
+            target.writestr(_Utf8Name(info.filename, date_time=info.date_time), data)
     return out.getvalue()
 
 

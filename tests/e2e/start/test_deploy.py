@@ -345,7 +345,7 @@ def test_files_edited_in_the_deployed_folder_are_what_the_next_visit_runs(browse
         made = poll(page, SNAPSHOT_MADE)
         edit(folder / "lexicon" / "it.csv", "\ncane,0.95,0.05,0.1,0\n", "\ncane,0.5,0.5,0,0\n")
         edit(folder / "lexicon" / "gpl" / "it.txt", "= 0 0.2 0.8 0 abstract\n", "= 0 0.2 0.8 0 abstract\nzorblat\n")
-        edit(folder / "app" / "app.zip", "Pronto: la pagina ricalcola a ogni tua scelta.", "Pronto, modificato: scegli.", member="i18n.py")
+        edit(folder / "app" / "app.zip", "Pronto: la pagina ricalcola a ogni tua scelta.", "Pronto, modificato: ricalcola ogni tua scelta.", member="i18n.pyc")
         page.reload()
         wait_ready(page)
         assert page.evaluate(START) == "snapshot"
@@ -353,7 +353,7 @@ def test_files_edited_in_the_deployed_folder_are_what_the_next_visit_runs(browse
         assert card(after, "cane") == [0.5, 0.5, 0.0, 0.0]
         assert card(after, "zorblat") == [0.0, 0.2, 0.8, 0.0]
         assert next(t for t in after["tokens"] if t["text"] == "zorblat")["known"]
-        assert page.locator("#status").inner_text().strip() == "Pronto, modificato: scegli."
+        assert page.locator("#status").inner_text().strip() == "Pronto, modificato: ricalcola ogni tua scelta."
         poll(page, f"({SNAPSHOT_MADE}).then(m => m && m !== {json.dumps(made)})")
         page.reload()
         wait_ready(page)

@@ -210,19 +210,19 @@ def test_default_page_keeps_the_pre_rendered_example_when_python_is_ready(browse
 
 
 def test_module_changed_in_the_archive_runs_as_changed(browser, base_url):
-    """A module changed in app/app.zip without compiling it again runs as it now reads (its
-    stale compiled copy beside it is not used)."""
+    """A module replaced in app/app.zip (compiled again with one string changed) runs as it now
+    is: the engine imports the archive's compiled modules, with nothing older beside them."""
     context = new_context(browser, base_url)
 
     def edited(route):
         response = route.fetch()
         route.fulfill(response=response, body=archive_edited(
-            response.body(), "i18n.py", "Pronto: la pagina ricalcola a ogni tua scelta.", "Pronto, modificato: scegli."))
+            response.body(), "i18n.pyc", "Pronto: la pagina ricalcola a ogni tua scelta.", "Pronto, modificato: ricalcola ogni tua scelta."))
 
     context.route(base_url + "app/app.zip", edited)
     page = context.new_page()
     page.goto(base_url)
     wait_ready(page)
-    assert page.locator("#status").inner_text().strip() == "Pronto, modificato: scegli."
+    assert page.locator("#status").inner_text().strip() == "Pronto, modificato: ricalcola ogni tua scelta."
     assert get_state(page)["focus"] == 5
     context.close()
