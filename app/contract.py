@@ -226,7 +226,7 @@ def _model_state(settings, record):
         "w_q": None, "w_k": None, "w_v": None, "focus": chosen["focus"],
         "mask": True, "include_self": True, "d_k": d_head, "scaled": True, "temperature": 1.0,
         "scale": math.sqrt(d_head), "position_bias": 0.0, "position": None, "query": None, "rows": [], "quiz": None,
-        "flash": None,
+        "flash": None, "cost": None,
         "matrix": None, "head": None, "heads": None, "w_o": None,
         "model": None if record is None else {
             "tokens": list(record.tokens), "checkpoint": record.step, "attention": record.attention,

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from app import attention, attention_fast, contract, patterns, settings as schema
+from tests.contract_check import assert_valid_state
 
 NINE = "s=Il+gatto+seduto+sul+tappeto+dormiva+e+la+luna"
 
@@ -61,6 +62,7 @@ def test_each_patterns_cells_and_weights_are_numpys_in_sentence_mode(pattern, ex
     """matrix.allowed is the pattern by its definition with the mask and self rule; every row's
     weights and output are numpy's softmax over those cells; cost counts them."""
     state = state_of(f"{NINE}&pattern={pattern}{extra}&mask={mask}&self={self_}&focus=4", lexicons)
+    assert_valid_state(state)
     m = state["matrix"]
     w = int(extra.split("window=")[1].split("&")[0]) if "window=" in extra else 0
     globals_ = [0, 5] if "global" in extra else []

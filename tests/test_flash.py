@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from app import contract, flash, settings as schema
+from tests.contract_check import assert_valid_state
 
 
 def reference_output(logits, values):
@@ -110,6 +111,7 @@ def state_of(query, lexicons):
 def test_the_states_flash_ends_at_the_rows_output_in_sentence_and_matrix_mode(query, lexicons):
     """state.flash: one step a block, the contract's fields, and output = matrix.output[focus]."""
     state = state_of(query, lexicons)
+    assert_valid_state(state)
     field, focus = state["flash"], state["focus"]
     n = len(state["matrix"]["weights"][focus])
     assert field["block"] == int(query.rsplit("flash=", 1)[1])
