@@ -19,8 +19,9 @@ CSV_COLUMNS = {
 OUTPUT_LABEL = {"it": "nuovo «{word}»", "en": "new “{word}”"}  # the output row: its 4 numbers
 MATRIX_CORNER = {"it": "chi chiede \\ guarda", "en": "who asks \\ looks at"}
 STATUS = {
-    "it": {"candidate": "candidata", "query": "parola della domanda", "masked": "mascherata"},
-    "en": {"candidate": "candidate", "query": "query word", "masked": "masked"},
+    "it": {"candidate": "candidata", "query": "parola della domanda", "masked": "mascherata",
+           "skipped": "non calcolata"},
+    "en": {"candidate": "candidate", "query": "query word", "masked": "masked", "skipped": "not computed"},
 }
 
 

@@ -92,6 +92,7 @@ STRINGS = {
         "bars_caption": "Percentuale di attenzione che «{word}» dà a ogni parola",
         "is_query": "è la parola che fa la domanda",
         "is_masked": "nascosta dalla maschera",
+        "is_skipped": "non calcolata: il pattern la salta",
         "no_candidates_first": (
             "«{word}» è la prima parola: con la maschera causale non ha nessuna parola prima di "
             "sé da guardare. Un modello vero metterebbe tutto il peso su sé stessa (prova "
@@ -116,6 +117,7 @@ STRINGS = {
         "col_percent": "%",
         "total": "Totale",
         "masked_logit": "−∞ (maschera)",
+        "skipped_logit": "non calcolato (pattern)",
         "wq_summary": "La matrice delle domande W_Q (riga: la caratteristica di chi chiede; colonna: che cosa cerca)",
         "wq_caption": "W_Q: q = x · W_Q",
         "wq_corner": "chi chiede ↓ · cerca →",
@@ -140,6 +142,7 @@ STRINGS = {
         "heatmap_caption": "Pesi di attenzione in percentuale: righe = chi chiede (query), colonne = chi è guardato (chiave)",
         "heatmap_window": ". Testo lungo: le righe si disegnano mentre scorri la griglia; «Scarica la matrice (CSV)» le ha tutte",
         "heatmap_corner": "chi chiede ↓ · guarda →",
+        "heatmap_skipped": "× = non calcolata: il pattern la salta ({cells} celle calcolate di {full}).",
         "heatmap_cost": "{n} parole → {cells} punteggi; 1.000 parole → 1.000.000: il costo cresce con il quadrato delle parole.",
         "output_heading": "La nuova carta di «{word}»",
         "output_sum": "nuovo «{word}» = {terms}",
@@ -265,6 +268,7 @@ STRINGS = {
         "bars_caption": "Share of attention “{word}” gives to each word",
         "is_query": "the word asking the question",
         "is_masked": "hidden by the mask",
+        "is_skipped": "not computed: the pattern leaves it out",
         "no_candidates_first": (
             "“{word}” is the first word: with the causal mask there is no word before it to look "
             "at. A real model would put all the weight on the word itself (try “Include the "
@@ -289,6 +293,7 @@ STRINGS = {
         "col_percent": "%",
         "total": "Total",
         "masked_logit": "−∞ (mask)",
+        "skipped_logit": "not computed (pattern)",
         "wq_summary": "The question matrix W_Q (row: the feature of the asking word; column: what it looks for)",
         "wq_caption": "W_Q: q = x · W_Q",
         "wq_corner": "who asks ↓ · looks for →",
@@ -313,6 +318,7 @@ STRINGS = {
         "heatmap_caption": "Attention weights in percent: rows = who asks (query), columns = who is looked at (key)",
         "heatmap_window": ". Long text: rows are drawn as you scroll the grid; “Download the matrix (CSV)” has them all",
         "heatmap_corner": "who asks ↓ · looks at →",
+        "heatmap_skipped": "× = not computed: the pattern leaves it out ({cells} cells computed of {full}).",
         "heatmap_cost": "{n} words → {cells} scores; 1,000 words → 1,000,000: the cost grows with the square of the words.",
         "output_heading": "The new card of “{word}”",
         "output_sum": "new “{word}” = {terms}",

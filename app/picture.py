@@ -13,6 +13,7 @@ import re
 
 from app import heads
 from app.i18n import percent, short, text
+from app.views.bars import STATUS_NOTE
 from app.views.controls import slope_said
 from app.views import heatmap
 from app.views.html import esc
@@ -104,7 +105,7 @@ def picture_svg(settings, tokens, record, row, row_names, lang):
                            f'<rect x="{PAD + LABEL}" y="{mid - 8}" width="{BAR * w:.2f}" height="16" fill="{BAR_FILL}"/>')
                 out.append(_text(PAD + LABEL + BAR + 8, mid + 5, percent(w, lang), 14))
             else:
-                note = text(lang, "is_query" if status == "query" else "is_masked")
+                note = text(lang, STATUS_NOTE[status])
                 out.append(_text(PAD + LABEL, mid + 5, "— " + note, 13, fill=MUTED))
             y += LINE
         y += 20

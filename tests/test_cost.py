@@ -151,3 +151,24 @@ def test_without_a_pattern_every_number_is_todays(lexicons):
     plain = attention.attend_qkv(m["queries"], m["keys"], m["values"])
     assert m["weights"] == plain.weights and m["allowed"] is None
     assert attention_fast.attend_qkv(m["queries"], m["keys"], m["values"]).weights == plain.weights
+
+
+def test_a_cell_the_pattern_skips_is_said_so_in_the_grid_the_bars_and_the_table(lexicons):
+    """Window 1 on nine words, «tappeto» selected: the grid's left-out cells are ×, its help counts
+    the 16 cells computed of 81 (the word itself is off); «Il»'s bar and table row say it was not computed, not that it is
+    the asking word."""
+    from app import render
+    settings, _ = schema.parse_params(NINE + "&pattern=window&window=1&focus=4&lang=en", lexicons)
+    tokens = schema.check_sentence(settings.sentence, lexicons["en"], settings.limit)[0]
+    record = contract.compute(settings, tokens)
+    row = contract.selected_row(settings, record)
+    html = render.render_analysis(settings, tokens, record, row)
+    grid = html[html.index('<table class="heatmap"'):]
+    grid = grid[:grid.index("</table>")]
+    cells = reference_allowed("window", 9, 1, [], False, False)
+    assert grid.count('<td class="skipped">×</td>') == int((np.abs(np.subtract.outer(range(9), range(9))) > 1).sum())
+    assert int(cells.sum()) == 16 and "16 cells computed of 81" in html
+    bars = html[html.index('id="view-bars"'):]
+    assert 'data-index="0"' in bars and "not computed: the pattern leaves it out" in bars
+    table = html[html.index('id="view-table"'):]
+    assert "not computed (pattern)" in table and table.count("the word asking the question") == 1

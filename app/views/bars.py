@@ -43,6 +43,10 @@ def bar_values(row, j, lang):
             text(lang, "percent_text", pct=shown[:-1]), shown)
 
 
+# Why a word that is no candidate has no bar (app/attention.py, Row.status).
+STATUS_NOTE = {"query": "is_query", "masked": "is_masked", "skipped": "is_skipped"}
+
+
 def bar_item(row, j, tok, lang):
     """Word j's bar: a meter (role="meter") whose value a screen reader speaks ("42 per
     cento"); a word that is no candidate says in words why it has no bar."""
@@ -54,7 +58,7 @@ def bar_item(row, j, tok, lang):
         value = f'<span class="bar-value" aria-hidden="true">{shown}</span>'
     else:
         bar_attrs = 'aria-hidden="true"'
-        note = text(lang, "is_query" if status == "query" else "is_masked")
+        note = text(lang, STATUS_NOTE[status])
         value = f'<span class="bar-value">{esc("— " + note)}</span>'
         width = "0"
     return (f'<li class="bar-row {status}" data-index="{j}">'

@@ -54,16 +54,26 @@ def shade(p):
 CELLS = [f'<td class="s{shade(p)}">{p}</td>' for p in range(101)]
 
 
-def cell(candidate, masked, weight):
+def cell(candidate, masked, weight, allowed=True):
     """One cell: a candidate's whole percentage by the page's rule, shaded by √weight; · a
-    masked word; — the word itself when it is no candidate."""
+    masked word; × a key the cost lab's pattern leaves out (`allowed` False: never computed);
+    — the word itself when it is no candidate."""
     if candidate:
         return CELLS[whole_percent(weight)]
-    return '<td class="masked">·</td>' if masked else '<td class="self">—</td>'
+    if masked:
+        return '<td class="masked">·</td>'
+    return '<td class="self">—</td>' if allowed else '<td class="skipped">×</td>'
+
+
+def computed_cells(record):
+    """How many cells are computed: every row's candidates (the state's cost.cells)."""
+    return sum(sum(1 for c in record.candidates[i] if c) for i in range(record.n_q))
 
 
 def cells(record, i):
     """The <td>s of row i."""
+    if record.pattern is not None:
+        return "".join(map(cell, record.candidates[i], record.masked[i], record.weights[i], record.pattern[i]))
     return "".join(map(cell, record.candidates[i], record.masked[i], record.weights[i]))
 
 
@@ -71,8 +81,10 @@ def cells_window(record, i, c0, c1):
     """The <td>s of columns c0…c1 of row i, each with its aria-colindex (the row header is
     column 1), between the cells that stand for the columns left out."""
     candidates, masked, weights = record.candidates[i], record.masked[i], record.weights[i]
+    allowed = record.pattern[i] if record.pattern is not None else [True] * len(weights)
     out = [f'<td class="skip" colspan="{c0}" aria-hidden="true"></td>' if c0 > 0 else ""]
-    out += [f'<td aria-colindex="{j + 2}"{cell(candidates[j], masked[j], weights[j])[3:]}' for j in range(c0, c1)]
+    out += [f'<td aria-colindex="{j + 2}"{cell(candidates[j], masked[j], weights[j], allowed[j])[3:]}'
+            for j in range(c0, c1)]
     if c1 < len(weights):
         out.append(f'<td class="skip" colspan="{len(weights) - c1}" aria-hidden="true"></td>')
     return "".join(out)
@@ -134,7 +146,9 @@ def render_heatmap(record, tokens, focus, lang, row_names=None, first=0, first_c
     wide = f' aria-colcount="{n_k + 1}" data-cstart="{c0}" data-cstop="{c1}"' if columns else ""
     return (
         f'<h2>{esc(text(lang, "heatmap_heading"))}</h2>'
-        f'<p class="heatmap-help">{esc(text(lang, "heatmap_help"))}</p>'
+        f'<p class="heatmap-help">{esc(text(lang, "heatmap_help"))}'
+        + (f' {esc(text(lang, "heatmap_skipped", cells=whole(computed_cells(record), lang), full=whole(n * n_k, lang)))}'
+           if record.pattern is not None else "") + '</p>'
         f'<div class="heatmap-wrap" role="region" tabindex="0" aria-label="{esc(text(lang, "heatmap_heading"))}">'
         f'<table class="heatmap" aria-rowcount="{n + 1}" data-start="{start}" data-stop="{stop}"{wide}>'
         f'<caption>{esc(caption)}</caption>'

@@ -86,9 +86,9 @@ def step_row(row, j, tok, lang, biased):
     cells = [esc(vec(tok.card, lang))]
     if status == "candidate":
         cells += [esc(v) for v in step_values(row, j, tok, lang, biased)]
-    elif status == "masked":
+    elif status in ("masked", "skipped"):  # (hidden by the mask, or left out by the cost lab's pattern)
         cells += ["—"] * len(position.columns(row.record)) + ["—", "—"] + (["—"] if biased else []) + [
-                  t("masked_logit"), "0", "0", percent(0.0, lang, "table")]
+                  t("masked_logit" if status == "masked" else "skipped_logit"), "0", "0", percent(0.0, lang, "table")]
     else:
         cells.append(Cell(f'— {t("is_query")}', until="percent"))
     return esc(tok.text), cells, {"class": status, "data_index": j}
