@@ -161,7 +161,7 @@ class Attention:
                  "position",
                  # FlashAttention's table: (block size or None, blocks reached or None), app/contract.py
                  "flash",
-                 # the cost lab's pattern: its cells [n_q][n_k] (None: every key), and its settings
+                 # the cost lab's pattern: its cells [n_q][n_k] (None: every key), and its name
                  "pattern", "cost")
 
     def __init__(self, **fields):

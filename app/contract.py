@@ -59,6 +59,7 @@ def compute(settings, tokens):
     record = _compute(settings, tokens)
     if record is not None and settings.mode != "model":
         record.flash = (settings.flash, settings.flash_step, registry.step_shows(settings, "flash"))
+        record.cost = settings.pattern  # (the cost lab's linear view reads it: app/views/cost.py)
     return record
 
 

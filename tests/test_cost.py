@@ -172,3 +172,23 @@ def test_a_cell_the_pattern_skips_is_said_so_in_the_grid_the_bars_and_the_table(
     assert 'data-index="0"' in bars and "not computed: the pattern leaves it out" in bars
     table = html[html.index('id="view-table"'):]
     assert "not computed (pattern)" in table and table.count("the word asking the question") == 1
+
+
+def test_the_linear_view_shows_both_orders_agree_and_the_weights_differ_from_softmax(lexicons):
+    """pattern=linear, «tappeto»: the view's two orders of the product are the same vector, its
+    softmax column is numpy's softmax over the same keys, and the text says the weights differ."""
+    import re
+    from app import render
+    settings, _ = schema.parse_params(NINE + "&pattern=linear&self=1&focus=4&lang=en&path=cost&step=7", lexicons)
+    tokens = schema.check_sentence(settings.sentence, lexicons["en"], settings.limit)[0]
+    record = contract.compute(settings, tokens)
+    html = render.render_analysis(settings, tokens, record, contract.selected_row(settings, record))
+    view = html[html.index('id="view-linear"'):]
+    orders = re.search(r"= (\[[^\]]*\]) and φ\(q\)·\(φ\(K\)ᵀ·V\) = (\[[^\]]*\])", view)
+    assert orders and orders[1] == orders[2]
+    logits = np.array(record.logits[4])
+    soft = np.exp(logits - logits.max())
+    soft /= soft.sum()
+    shown = [float(x.rstrip("%")) for x in re.findall(r'<td data-col="softmax">([^<]*)</td>', view)]
+    np.testing.assert_allclose(shown, 100 * soft, atol=0.051)
+    assert "They are not the same" in view and "n²·d = 324" in view and "n·d² = 144" in view
