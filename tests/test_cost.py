@@ -7,18 +7,11 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from app import attention, attention_fast, contract, patterns, settings as schema
-from tests.contract_check import assert_valid_state
+from tests.contract_check import assert_valid_state, state_for_link as state_of
 
 NINE = "s=Il+gatto+seduto+sul+tappeto+dormiva+e+la+luna"
 
 
-def state_of(query, lexicons):
-    settings, notes = schema.parse_params(query, lexicons)
-    assert notes == []
-    tokens = [] if settings.mode == "matrix" else \
-        schema.check_sentence(settings.sentence, lexicons[settings.lang], settings.limit)[0]
-    record = contract.compute(settings, tokens)
-    return contract.build_state(settings, contract.shown_tokens(settings, tokens, record), record)
 
 
 def reference_allowed(pattern, n, w, globals_, mask, include_self):

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from app import contract, flash, settings as schema
-from tests.contract_check import assert_valid_state
+from app import flash
+from tests.contract_check import assert_valid_state, state_for_link as state_of
 
 
 def reference_output(logits, values):
@@ -95,14 +95,6 @@ def test_a_block_with_no_candidate_changes_nothing_and_a_row_with_none_has_no_ou
     assert flash.tiles([None, None], [[1.0], [2.0]], 1)["output"] is None
 
 
-def state_of(query, lexicons):
-    settings, notes = schema.parse_params(query, lexicons)
-    assert notes == []
-    tokens = [] if settings.mode == "matrix" else \
-        schema.check_sentence(settings.sentence, lexicons[settings.lang], settings.limit)[0]
-    record = contract.compute(settings, tokens)
-    shown = contract.shown_tokens(settings, tokens, record)
-    return contract.build_state(settings, shown, record)
 
 
 @pytest.mark.parametrize("query", ["s=Il+gatto+seduto+sul+tappeto+dormiva&focus=5&flash=2",

@@ -210,16 +210,22 @@ def generate_rows(writing):
     ]
 
 
-def position_change(browser, url, count=SETTING_CHANGES):
-    """The position lab's kind and offset changed in turn at 200 words: until the answer, ms."""
+def setting_script(browser, url, script, count=SETTING_CHANGES):
+    """`script` (a setting changed `count` times by its control, timed until each answer) on a fresh
+    page at `url`, after 4 changes to warm up: its times, ms."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.goto(url)
     page.wait_for_function(READY, timeout=120_000)
-    page.evaluate(POSITION_SCRIPT, 4)  # warm up
-    handler = page.evaluate(POSITION_SCRIPT, count)
+    page.evaluate(script, 4)  # warm up
+    handler = page.evaluate(script, count)
     context.close()
     return handler
+
+
+def position_change(browser, url, count=SETTING_CHANGES):
+    """The position lab's kind and offset changed in turn at 200 words: until the answer, ms."""
+    return setting_script(browser, url, POSITION_SCRIPT, count)
 
 
 # FlashAttention's table (app/views/flash.py) at 200 words with B = 16: its block size typed in
@@ -261,26 +267,12 @@ PATTERN_SCRIPT = """async (count) => { %s
 
 def pattern_change(browser, url, count=SETTING_CHANGES):
     """The cost lab's pattern changed in turn at 200 words: until the answer, ms."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.goto(url)
-    page.wait_for_function(READY, timeout=120_000)
-    page.evaluate(PATTERN_SCRIPT, 4)  # warm up
-    handler = page.evaluate(PATTERN_SCRIPT, count)
-    context.close()
-    return handler
+    return setting_script(browser, url, PATTERN_SCRIPT, count)
 
 
 def flash_change(browser, url, count=SETTING_CHANGES):
     """FlashAttention's block size typed in its view at 200 words (16 / 17): until the answer, ms."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.goto(url)
-    page.wait_for_function(READY, timeout=120_000)
-    page.evaluate(FLASH_SCRIPT, 4)  # warm up
-    handler = page.evaluate(FLASH_SCRIPT, count)
-    context.close()
-    return handler
+    return setting_script(browser, url, FLASH_SCRIPT, count)
 
 
 def model_change(browser, url, count=SETTING_CHANGES):

@@ -6,7 +6,8 @@ page per language)."""
 import numpy as np
 import pytest
 
-from tests.e2e.conftest import SHOTS, axe_violations, get_state, language_page, wait_state
+from tests.e2e.conftest import SHOTS, axe_violations, language_page, wait_state
+from tests.e2e.views.test_position import go_step
 
 NINE = {"it": "Il gatto seduto sul tappeto dormiva e la luna", "en": "The cat sat on the mat and then slept"}
 
@@ -17,13 +18,6 @@ def lab(request, browser, base_url):
     yield from language_page(browser, base_url, lang, f"s={NINE[lang].replace(' ', '+')}&focus=4&path=cost&step=3")
 
 
-def go_step(page, n):
-    state = get_state(page)
-    while state["step"] != n:
-        here = state["step"]
-        page.locator("#step-next" if here < n else "#step-prev").click()
-        state = wait_state(page, f"s.step === {here + (1 if here < n else -1)}")
-    return state
 
 
 def grid(page):
