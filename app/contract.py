@@ -58,9 +58,15 @@ def compute(settings, tokens):
     app/views/flash.py)."""
     record = _compute(settings, tokens)
     if record is not None and settings.mode != "model":
-        record.flash = (settings.flash, settings.flash_step, registry.step_shows(settings, "flash"))
+        record.flash = flash_of(settings)
         record.cost = settings.pattern  # (the cost lab's linear view reads it: app/views/cost.py)
     return record
+
+
+def flash_of(settings):
+    """What FlashAttention's view reads of the settings (`record.flash`, app/views/flash.py): the
+    block size, the blocks reached, and whether a path's step shows the view."""
+    return settings.flash, settings.flash_step, registry.step_shows(settings, "flash")
 
 
 def _compute(settings, tokens):
