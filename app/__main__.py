@@ -63,7 +63,8 @@ def build_parser():
                                 default=None, help=option_help(setting))
         else:
             parser.add_argument("--" + setting.url, dest=dest, metavar=METAVAR.get(setting.kind, setting.url.upper()),
-                                choices=setting.choices or None, help=option_help(setting))
+                                choices=setting.choices if setting.kind == "choice" else None,
+                                help=option_help(setting))
     return parser
 
 

@@ -162,7 +162,9 @@ class Attention:
                  # FlashAttention's table: (block size or None, blocks reached or None), app/contract.py
                  "flash",
                  # the cost lab's pattern: its cells [n_q][n_k] (None: every key), and its name
-                 "pattern", "cost")
+                 "pattern", "cost",
+                 # shared keys and the latent (app/contract.py `Shared`: the generation lab's views)
+                 "shared")
 
     def __init__(self, **fields):
         for name in self.__slots__:

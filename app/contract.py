@@ -35,13 +35,21 @@ def cards_of(settings, tokens):
     return [list(t.card) for t in tokens]
 
 
-def head_matrices(settings, h):
-    """(w_q, w_k, w_v) of head h: designed, or as edited when it is the active head."""
+def own_matrices(settings, h):
+    """(w_q, w_k, w_v) of head h as written: designed, or as edited when it is the active head."""
     designed = heads.designed(h)
     if h != settings.head:
         return designed
     edited = (settings.w_q, settings.w_k, settings.w_v)
     return tuple(d if e is None else [list(r) for r in e] for d, e in zip(designed, edited))
+
+
+def head_matrices(settings, h):
+    """(w_q, w_k, w_v) head h uses: its own W_Q, and the W_K, W_V of the head it shares them with
+    (itself unless `kv_heads` groups the heads: docs/DESIGN.md, "Shared keys")."""
+    w_q = own_matrices(settings, h)[0]
+    _, w_k, w_v = own_matrices(settings, heads.kv_source(h, settings.kv_heads))
+    return w_q, w_k, w_v
 
 
 def matrix_qkv(settings):
@@ -60,7 +68,39 @@ def compute(settings, tokens):
     if record is not None and settings.mode != "model":
         record.flash = flash_of(settings)
         record.cost = settings.pattern  # (the cost lab's linear view reads it: app/views/cost.py)
+    if record is not None and settings.mode == "sentence":
+        record.shared = shared_of(settings, tokens, record)
     return record
+
+
+class Shared:
+    """What the generation lab's shared-keys and latent views read (app/views/shared_keys.py): the
+    key/value heads, each head's record with its own W_K and W_V beside the one it uses (`own`: the
+    same records when nothing is shared), whether the active head's W_K or W_V are edited, and the
+    active head's record with keys and values rebuilt from the latent (`latent`)."""
+
+    __slots__ = ("kv_heads", "own", "edited", "head", "latent", "cards", "shows")
+
+
+def shared_of(settings, tokens, record):
+    """The record's `Shared`, when a step shows the shared-keys or the latent view (None otherwise:
+    nothing more is computed)."""
+    shows = tuple(v for v in ("shared-keys", "latent") if registry.step_shows(settings, v))
+    if not shows or record.head_records is None or any(r is None for r in record.head_records):
+        return None
+    shared = Shared()
+    shared.kv_heads, shared.head, shared.shows = settings.kv_heads, settings.head, shows
+    shared.edited = settings.w_k is not None or settings.w_v is not None
+    shared.own = record.head_records
+    if settings.kv_heads != len(heads.HEADS):
+        shared.own = _compute(settings.copy(kv_heads=len(heads.HEADS)), tokens).head_records
+    cards = shared.cards = cards_of(settings, tokens)
+    w_q, w_k, w_v = head_matrices(settings, settings.head)
+    options = dict(mask=settings.mask, include_self=settings.include_self, scaled=settings.scaled,
+                   temperature=settings.temperature, slope=head_slope(settings, settings.head),
+                   qkv=pattern_qkv(settings, len(tokens), len(tokens)), position=position_of(settings))
+    shared.latent = attention.attend(cards, key_cards=heads.rebuilt(cards), w_q=w_q, w_k=w_k, w_v=w_v, **options)
+    return shared
 
 
 def flash_of(settings):
@@ -80,7 +120,7 @@ def _compute(settings, tokens):
         try:
             if settings.generate:  # the letters the model writes, read with a KV cache (app/generate.py)
                 return generate.compute(settings.sentence, settings.checkpoint, settings.generate, settings.window)
-            return model.compute(settings.sentence, settings.checkpoint)
+            return model.compute(settings.sentence, settings.checkpoint, settings.window)
         except model.Unavailable:
             return None
     options = dict(mask=settings.mask, include_self=settings.include_self, scaled=settings.scaled,
@@ -202,10 +242,12 @@ def _matrix(record):
 
 
 def _heads(settings):
-    """heads[]: every head's designed matrices and its name in the page language."""
+    """heads[]: every head's designed W_Q, the W_K and W_V it uses (under `kv_heads`, its group's
+    first head's, as edited), and its name in the page language."""
     out = []
     for i, h in enumerate(heads.HEADS):
-        w_q, w_k, w_v = heads.designed(i)
+        w_q = heads.designed(i)[0]
+        _, w_k, w_v = head_matrices(settings, i)
         out.append({"id": h.id, "name": i18n.text(settings.lang, "head_name_" + h.id),
                     "w_q": w_q, "w_k": w_k, "w_v": w_v})
     return out
@@ -215,7 +257,8 @@ def _matrix_mode_state(settings, record):
     """The fields that differ in matrix mode (docs/DESIGN.md): no sentence, no lexicon."""
     return {"sentence": "", "features": None,
             "tokens": [{"text": f"k{j + 1}", "card": None, "known": None} for j in range(record.n_k)],
-            "w_q": None, "w_k": None, "w_v": None, "head": None, "heads": None, "w_o": None}
+            "w_q": None, "w_k": None, "w_v": None, "head": None, "heads": None, "w_o": None,
+            "kv_heads": None, "cache_per_token": None}
 
 
 def _model_state(settings, record):
@@ -233,7 +276,7 @@ def _model_state(settings, record):
         "w_q": None, "w_k": None, "w_v": None, "focus": chosen["focus"],
         "mask": True, "include_self": True, "d_k": d_head, "scaled": True, "temperature": 1.0,
         "scale": math.sqrt(d_head), "position_bias": 0.0, "position": None, "query": None, "rows": [], "quiz": None,
-        "flash": None, "cost": None,
+        "flash": None, "cost": None, "kv_heads": None, "cache_per_token": None,
         "matrix": None, "head": None, "heads": None, "w_o": None,
         "model": None if record is None else {
             "tokens": list(record.tokens), "checkpoint": record.step, "attention": record.attention,
@@ -331,6 +374,8 @@ def build_state(settings, tokens, record, quiz=None):
         if setting.state is not None:
             state[setting.state] = getattr(settings, setting.attr)
     state["position"] = position_field(settings, record)
+    # shared keys (docs/DESIGN.md): the numbers a cache keeps a token and layer for these heads
+    state["cache_per_token"] = heads.cache_per_token(settings.kv_heads)
     # the cost lab (docs/DESIGN.md, "Cost of the pattern"): the cells computed, and under a pattern
     # which they are (the pattern, the mask and the self rule together)
     state["cost"] = cost_field(record)

@@ -157,6 +157,6 @@ def compute(text, step, n, window=None):
     weights = model.checkpoint(model.nearest_step(step))
     kept, skipped, cut = model.letters(text, weights.n_ctx - 1)
     generation = Generation(weights, [model.START] + kept, n, window)
-    record = model.Record(weights, [model.START] + kept + generation.written, skipped, cut)
+    record = model.Record(weights, [model.START] + kept + generation.written, skipped, cut, window)
     record.generation = generation
     return record

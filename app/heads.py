@@ -6,6 +6,12 @@ Their names and one-line descriptions are in app/i18n.py (`head_<id>`, `head_<id
 The keys and values of every designed head are the cards (W_K = W_V = identity): only the
 question changes from head to head, which is what a student can read off W_Q.
 
+Shared keys (`kv_heads` = g, docs/DESIGN.md): query head h keeps its own W_Q but makes its keys
+and values with the W_K, W_V of its group's first head (`kv_source`), so a cache keeps g keys and
+values a token instead of one a head. Since every designed head's W_K and W_V are the identity,
+sharing changes no designed head's numbers: only an edited W_K or W_V of a group's first head
+reaches the other heads of its group (and the edits of any other head are not used).
+
 Multi-head output (shapes for n words, h heads, d = 4):
 
     out_h  = softmax(Q_h K_hᵀ / divisor) · V_h      # [n, 4] per head
@@ -63,6 +69,47 @@ def designed(head):
     """(w_q, w_k, w_v) of head number `head` as lists of lists."""
     h = HEADS[head]
     return tuple([list(r) for r in w] for w in (h.w_q, h.w_k, h.w_v))
+
+
+def kv_source(h, kv_heads, count=len(HEADS)):
+    """The head whose W_K and W_V query head h uses when the `count` heads share `kv_heads` key/value
+    heads (docs/DESIGN.md, "Shared keys"): the first head of its group h // (count / kv_heads),
+    PyTorch's `enable_gqa` convention (key/value head g serves query heads g·size … g·size + size − 1).
+    kv_heads = count: every head its own (multi-head); 1: all share the first's (multi-query)."""
+    size = count // kv_heads
+    return h // size * size
+
+
+def cache_per_token(kv_heads, d_head=attention.D_MODEL):
+    """The numbers a KV cache keeps for one token and layer: a key and a value of each key/value head."""
+    return 2 * kv_heads * d_head
+
+
+# Keys without the pointer feature: what the shared-keys view offers as the first head's own W_K
+# (app/views/shared_keys.py). "Who does what" hardly asks for little words, so its own bars barely
+# move; the heads that share its keys lose what "pointers" looks for.
+NO_POINTER_KEYS = ((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 0.0))
+
+# Latent attention (DeepSeek-V2's multi-head latent attention, made by hand for the cards): each
+# token keeps one latent c = x · W_DKV of LATENT numbers, "a noun" ((alive + thing)/√2), "an
+# action" and "a pointer", and every head rebuilds its keys and values from it with its own
+# up-projections W_UK_h = W_DKVᵀ · W_K_h, W_UV_h = W_DKVᵀ · W_V_h (in DeepSeek-V2, all learned):
+#     K_h = c · W_UK_h = (x · W_DKV · W_DKVᵀ) · W_K_h,   the card rebuilt, then the head's W_K.
+# The rebuilt card cannot tell a living being from a thing: both read (alive + thing)/2.
+_R = 0.5 ** 0.5
+LATENT_DOWN = ((_R, 0.0, 0.0), (0.0, 1.0, 0.0), (_R, 0.0, 0.0), (0.0, 0.0, 1.0))  # W_DKV, 4 × 3
+LATENT = len(LATENT_DOWN[0])
+
+
+def latent(cards):
+    """Each card's latent c = x · W_DKV (LATENT numbers a token: all a latent cache keeps)."""
+    return attention.matmul(cards, LATENT_DOWN)
+
+
+def rebuilt(cards):
+    """The cards as the heads rebuild them from their latents: c · W_DKVᵀ (a head's W_K and W_V
+    then make its keys and values from these, as from the cards)."""
+    return attention.matmul(latent(cards), [list(col) for col in zip(*LATENT_DOWN)])
 
 
 def w_o(h=len(HEADS), d=attention.D_MODEL):

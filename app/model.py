@@ -9,7 +9,7 @@ every intermediate, as app/attention.py does for the designed heads:
     x_i      = E[token_i] + P_i                       embedding + sinusoidal position   (n × d)
     for each layer, every head h reading the same x:
       q, k, v = x · W_Q[h], x · W_K[h], x · W_V[h]                                   (n × d_head)
-      A_ij   = softmax_j( q_i · k_j / √d_head ),  j ≤ i (causal)                          (n × n)
+      A_ij   = softmax_j( q_i · k_j / √d_head ),  i − w ≤ j ≤ i (causal; w: the window, if any) (n × n)
       x     += Σ_h (A · v) · W_O[h]                   the residual stream              (n × d)
     logits_i = x_i · W_U                              one score a letter               (n × 26)
 
@@ -178,12 +178,15 @@ class Model:
     def ids(self, tokens):
         return [self.vocab.index(t) for t in tokens]
 
-    def run(self, ids):
-        """Every intermediate of the forward pass on token ids (the start token first):
+    def run(self, ids, window=None):
+        """Every intermediate of the forward pass on token ids (the start token first), each
+        position seeing itself and all those before it, or only the `window` before it (Mistral's
+        sliding window: the weights outside it are 0):
         {"embedded": n × d, "q", "k", "v": [layer][head] n × d_head, "attention": [layer][head]
         n × n, "z": [layer][head] n × d_head (A · v), "residual": [layer] n × d (after it),
         "logits": n × 26, "probs": n × 26}."""
         n, scale = len(ids), math.sqrt(self.d_head)
+        starts = [0 if window is None else max(0, i - window) for i in range(n)]  # each row's first key
         x = [[e + p for e, p in zip(self.embed[t], row)] for t, row in zip(ids, self.positions)]
         out = {"embedded": x, "q": [], "k": [], "v": [], "attention": [], "z": [], "residual": []}
         for number, layer in enumerate(self.layers):
@@ -194,8 +197,8 @@ class Model:
                                for by_token, by_position in (self.first[name][h] for name in ("w_q", "w_k", "w_v")))
                 else:
                     q, k, v = matmul(x, w_q), matmul(x, w_k), matmul(x, w_v)  # n × d_head each
-                a = [softmax([dot(q_i, k_j) / scale for k_j in k[:i + 1]]) + [0.0] * (n - 1 - i)
-                     for i, q_i in enumerate(q)]  # n × n, 0 after the diagonal (causal)
+                a = [[0.0] * start + softmax([dot(q_i, k_j) / scale for k_j in k[start:i + 1]]) + [0.0] * (n - 1 - i)
+                     for i, q_i, start in zip(range(n), q, starts)]  # n × n, 0 after the diagonal (causal)
                 z = matmul(a, v)  # n × d_head: each position's mix of the values it looks at
                 for name, value in (("q", q), ("k", k), ("v", v), ("attention", a), ("z", z)):
                     heads[name].append(value)
@@ -216,14 +219,16 @@ class Record:
     """One forward pass on the typed letters, with what the page says of it: the tokens (the
     start token first), the checkpoint's step, every intermediate (`run`), the predicted next
     letter and the TOP most likely at each position, the named heads, and what was `skipped`
-    or `cut` of the text. `n_q` = `n_k` = the number of tokens (positions)."""
+    or `cut` of the text, and the `window` (None: none). `n_q` = `n_k` = the number of tokens
+    (positions)."""
 
-    def __init__(self, model, tokens, skipped=(), cut=0):
+    def __init__(self, model, tokens, skipped=(), cut=0, window=None):
         self.model, self.tokens, self.skipped, self.cut = model, tokens, list(skipped), cut
+        self.window = window
         self.step = model.step
         self.n_q = self.n_k = len(tokens)
         began = time.perf_counter()
-        run = self.run = model.run(model.ids(tokens))
+        run = self.run = model.run(model.ids(tokens), window)
         self.ms = (time.perf_counter() - began) * 1000  # the forward pass's time (`make bench`)
         self.attention = run["attention"]
         self.probs = run["probs"]
@@ -232,6 +237,10 @@ class Record:
         self.next = [top[0][0] for top in self.top]
         heads = config()["heads"]
         self.previous_head, self.induction_head = tuple(heads["previous_token"]), tuple(heads["induction"])
+
+    def start(self, i):
+        """The first position row i sees: 0, or under a window w the position i − w."""
+        return 0 if self.window is None else max(0, i - self.window)
 
     def earlier(self, i):
         """The last position before i holding the same letter, or None (the start token has none)."""
@@ -250,11 +259,11 @@ class Record:
         return j, j + 1, self.attention[layer][head][i][j + 1]
 
 
-@functools.lru_cache(maxsize=2)  # a position clicked reads the pass there is
-def compute(text, step):
+@functools.lru_cache(maxsize=4)  # a position clicked reads the pass there is (the window's view: both passes)
+def compute(text, step, window=None):
     """The Record for what the student typed at checkpoint `step` (None: the last), up to the
-    n_ctx − 1 letters the model reads after its start token. Raises Unavailable when the
-    model's files cannot be read."""
+    n_ctx − 1 letters the model reads after its start token, under the sliding `window` (None:
+    none). Raises Unavailable when the model's files cannot be read."""
     model = checkpoint(nearest_step(step))
     kept, skipped, cut = letters(text, model.n_ctx - 1)
-    return Record(model, [START] + kept, skipped, cut)
+    return Record(model, [START] + kept, skipped, cut, window)

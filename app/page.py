@@ -39,7 +39,7 @@ from app.quiz import Session
 from app.remote import Context, Helpers
 from app.row_parts import RowParts
 from app.views import editor as editor_view, flash as flash_view, model as model_view, path as path_view
-from app.views import cost as cost_view, position_experiments
+from app.views import cost as cost_view, position_experiments, shared_keys as shared_keys_view
 from app.views.controls import checkpoint_value, slope_said, temperature_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
@@ -52,7 +52,7 @@ READ = ("sentence-input", "mm-q", "mm-k", "mm-v", "cmp-text", "cmp-step", "swap-
 LOCK_OPEN = ("focus", "view", "word")
 LOCK_CLICKS = ("copy-link", "copy-embed", "copy-exercise", "copy-exercise-embed", "next-word")
 # The settings whose field sits in a view the change draws again: the focus goes back to it.
-REFOCUS = ("flash", "rope_key", "pattern", "window", "random_keys")
+REFOCUS = ("flash", "rope_key", "pattern", "window", "random_keys", "kv_heads")
 # A slider's name -> its words for a value of it, with the page's settings.
 SLIDERS = {"temp": lambda value, settings: temperature_value(value, settings.lang),
            "pos": lambda value, settings: slope_said(settings, value),
@@ -521,6 +521,7 @@ class Page:
         "mm-random": editing.random_matrices,
         "cmp-go": editing.compare_typed,
         "reset": reset,
+        "kv-own": lambda page: shared_keys_view.own_keys(page),
         "model-start": lambda page: page.go_mode("model", "model-back"),
         "model-back": lambda page: page.go_mode("sentence", "model-start"),
         # the position lab's experiments (app/views/position_experiments.py)

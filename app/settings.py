@@ -119,6 +119,8 @@ class Setting:
         """The allowed values, as a note shows them: '0.05–20', 'bars, table, …', '0/1'."""
         if self.kind == "flag":
             return "0/1"
+        if self.kind == "integer" and self.choices:  # (a few numbers: kv_heads)
+            return ", ".join(str(c) for c in self.choices)
         if self.kind in ("number", "integer"):
             return f"{shortest(self.low)}–{shortest(self.high)}"
         if self.kind == "choice":
@@ -263,6 +265,14 @@ def _read_lab_number(attr, element):
                        high=shortest(setting.high))) from None
 
 
+def _read_window(element):
+    """The window as typed: an empty box is no window (model mode's view offers it); a value out of
+    range or no number says why on the page."""
+    if not str(element.value).strip():
+        return None
+    return _read_lab_number("window", element)
+
+
 def global_indices(settings):
     """The global words' indices (the `global` setting's text, "0,5")."""
     return tuple(int(x) for x in settings.global_tokens.split(",") if x)
@@ -341,6 +351,16 @@ def _retokenize(before, after, change):
         tokens, _ = sentence_tokens(after, after.sentence, change.lexicons)
         if tokens is not None:
             change.tokens = tokens
+
+
+KV_HEADS = tuple(g for g in range(len(heads.HEADS), 0, -1) if len(heads.HEADS) % g == 0)  # 4, 2, 1
+
+
+def _take_kv_heads(settings, g, change):
+    """Key/value heads: a number that divides the heads' count (each group the same size)."""
+    if g not in KV_HEADS:
+        raise Bad(f"attention:set: 'kv_heads' must divide {len(heads.HEADS)} (4, 2 or 1); ignored")
+    return settings.copy(kv_heads=g)
 
 
 def _take_cards(settings, cards, change):
@@ -492,6 +512,15 @@ SCHEMA = (
             example="1,0,0,0;0,1,0,0;0,0,1,0;0,0,0,1",
             url="wv", host="wv", control=None, kind="matrix", default=None,
             high=attention.D_MODEL, cols=attention.D_MODEL),
+    # Shared keys (docs/DESIGN.md, "Shared keys"; app/heads.py `kv_group`): how many key/value heads
+    # the designed heads share. Its control lives in the generation lab's view (app/views/shared_keys.py).
+    Setting(attr="kv_heads",
+            help=("sentence mode: how many key/value heads the four designed heads share: 4 (each its own, "
+                  "multi-head), 2 (grouped-query) or 1 (multi-query); a group uses the W_K and W_V of its "
+                  "first head"),
+            example="2",
+            url="kv_heads", host="kv_heads", control="kv_heads", kind="integer", default=len(heads.HEADS),
+            low=1, high=len(heads.HEADS), choices=KV_HEADS, state="kv_heads", take=_take_kv_heads),
     Setting(attr="q",
             help="matrix mode: Q, one row per asking position (up to 16 rows of up to 8 numbers)",
             example="1,0;0,1;1,1",
@@ -577,7 +606,7 @@ SCHEMA = (
                   "none: no window"),
             example="2",
             url="window", host="window", control="window", kind="integer", default=None,
-            low=0, high=MAX_LIMIT, nullable=True),
+            low=0, high=MAX_LIMIT, nullable=True, read_control=_read_window),
     # The cost lab's pattern (docs/DESIGN.md, "Cost of the pattern"; app/attention.py,
     # pattern_cells): which cells are computed at all. Its controls live in the lab's own view
     # (app/views/cost.py), not among the other settings.
@@ -943,17 +972,18 @@ def switch_mode(settings, mode):
     itself (standard attention) and starts with its first row selected; sentence mode
     goes back to the toy of the first lesson (the word itself left out); model mode starts on
     its first example of letters (and leaves the guided path, which is about the designed
-    heads), and going back from it brings the first example sentence."""
+    heads), and going back from it brings the first example sentence. The window goes back to none
+    either way: the cost lab's window is the designed heads', model mode's the trained model's."""
     if mode == settings.mode:
         return settings
     if mode == "model":  # its first example: letters, not words; causal, a position sees itself
         sentence, focus = i18n.MODEL_EXAMPLES[settings.lang][0]
         return settings.copy(mode=mode, sentence=sentence, text=sentence, focus=focus, step=None,
-                             mask=True, include_self=True)
+                             mask=True, include_self=True, window=None)
     if settings.mode == "model":  # back from letters: the first example sentence, the toy's switches
         sentence, focus = i18n.PRESETS[settings.lang][0]
         settings = settings.copy(mode="sentence", sentence=sentence, text=sentence, focus=focus, mask=False,
-                                 include_self=False, checkpoint=None)
+                                 include_self=False, checkpoint=None, window=None)
         return switch_mode(settings, mode)
     if mode == "matrix":
         return settings.copy(mode=mode, include_self=True, focus=0)

@@ -38,12 +38,15 @@ def sinusoidal(n, d):
     return p
 
 
-def forward(w, ids):
-    """(attention [layer][head] n×n, logits n×26) of token ids (start token first)."""
+def forward(w, ids, window=None):
+    """(attention [layer][head] n×n, logits n×26) of token ids (start token first); `window` w:
+    position i sees only i − w … i (Mistral's sliding window), None: all of 0 … i."""
     ids = np.asarray(ids)
     n = len(ids)
     x = w["embed"][ids] + sinusoidal(n, w["embed"].shape[1])
     causal = np.tril(np.ones((n, n), dtype=bool))
+    if window is not None:
+        causal &= np.triu(np.ones((n, n), dtype=bool), -window)
     patterns = []
     for layer in w["layers"]:
         q = np.einsum("nd,hde->hne", x, layer["w_q"])

@@ -102,7 +102,7 @@ def good_values(setting):
     """A few allowed values other than the default (ends of the range, each choice)."""
     if setting.kind == "flag":
         return [not setting.default]
-    if setting.kind == "choice":
+    if setting.choices:  # (a choice's names, or the few numbers an integer takes: kv_heads)
         return [c for c in setting.choices if c != setting.default]
     middle = (setting.low + setting.high) / 2
     values = [setting.high, middle if setting.kind == "number" else int(middle)]
@@ -117,7 +117,8 @@ def bad_texts(setting):
     if setting.kind == "flag":
         return ["2", "maybe", "<b>", "-1", "١"]
     if setting.kind in ("number", "integer"):
-        return common + [repr(setting.high * 10), repr(setting.low - 1)]
+        others = [str(n) for n in range(int(setting.low), int(setting.high) + 1) if n not in setting.choices]
+        return common + [repr(setting.high * 10), repr(setting.low - 1)] + (others if setting.choices else [])
     return [c for c in common if c not in setting.choices] + ["BARS", "english"]
 
 

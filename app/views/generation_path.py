@@ -5,8 +5,9 @@ smaller (shared keys, a latent) and what a window costs the model.
 Each step opens in the mode it is about (`path.Step.mode`: entering the step switches the mode,
 app/settings.py `_take_step`): the model's steps in model mode; shared keys and the latent are
 built on the designed heads, so steps 4 and 5 open in sentence mode; the window's price is the
-model's, step 6 in model mode. Steps 4–6 show the real models' caches and the counters here; the
-views `shared-keys`, `latent` and `model-window` join them when the cost lab's branch merges.
+model's, step 6 in model mode. Steps 4–6 show the real models' caches or the counters beside their
+own views: `shared-keys` and `latent` (app/views/shared_keys.py), `model-window`
+(app/views/model_window.py).
 """
 
 from app import path
@@ -16,9 +17,9 @@ STEPS = (
     path.Step(id="letter", shows=("generation",), mode="model"),
     path.Step(id="cache", shows=("generation", "generation-cost"), mode="model"),
     path.Step(id="saves", shows=("generation", "generation-cost", "cache-sizes"), mode="model"),
-    path.Step(id="shared", shows=("cache-sizes",), mode="sentence"),  # + "shared-keys" at the merge
-    path.Step(id="latent", shows=("cache-sizes",), mode="sentence"),  # + "latent" at the merge
-    path.Step(id="window", shows=("generation", "generation-cost"), mode="model"),  # + "model-window"
+    path.Step(id="shared", shows=("shared-keys", "cache-sizes"), mode="sentence"),
+    path.Step(id="latent", shows=("latent", "cache-sizes"), mode="sentence"),
+    path.Step(id="window", shows=("model-window", "circuit", "heatmap", "generation", "generation-cost"), mode="model"),
 )
 
 P = "path_generation_"
@@ -52,21 +53,29 @@ registry.add_strings({
         P + "shared_text": ("Per rimpicciolire la cache più teste di query possono condividere le stesse chiavi e "
                             "valori: grouped-query (LLaMA 2 70B: 64 teste di query, 8 di chiavi e valori) o "
                             "multi-query (una sola)."),
-        P + "shared_try": "Confronta le due righe di LLaMA 2 70B nella tabella.",
-        P + "shared_answer": "Con 8 teste chiave/valore invece di 64 la cache è 8 volte più piccola.",
+        P + "shared_try": ("Scegli 1 (multi-query) e guarda la cache per token e le barre. Poi premi il bottone che "
+                           "cambia le chiavi di «Chi fa cosa», scegli 2 e clicca un nome, per esempio «gatto»."),
+        P + "shared_answer": ("La cache scende da 32 a 8 numeri per token, e nessuna barra cambia: le teste progettate "
+                              "hanno già le stesse chiavi. Con le chiavi cambiate della prima testa, «Rimandi», che è "
+                              "nel suo gruppo, non trova più le paroline. In LLaMA 2 70B, 8 teste chiave/valore invece "
+                              "di 64: una cache 8 volte più piccola."),
         P + "latent_title": "Latente",
         P + "latent_text": ("DeepSeek-V2 salva per ogni token e strato un solo vettore latente di 512 numeri, più una "
                             "chiave RoPE di 64, e ricostruisce K e V da lì."),
-        P + "latent_try": "Confronta la riga di DeepSeek-V2 con quelle di LLaMA 2 70B.",
-        P + "latent_answer": ("576 numeri per strato invece di 2048 (grouped-query) o 16.384 (ogni testa le sue "
-                              "chiavi)."),
+        P + "latent_try": ("Clicca le parole una alla volta e confronta le due colonne di pesi; poi la riga di "
+                           "DeepSeek-V2 con quelle di LLaMA 2 70B."),
+        P + "latent_answer": ("Il latente tiene 3 numeri per token invece di 32, ma non distingue un essere vivo da "
+                              "una cosa: dove la domanda li distingue, i pesi cambiano. DeepSeek-V2 tiene 576 numeri "
+                              "per strato invece di 2048 (grouped-query) o 16.384 (ogni testa le sue chiavi)."),
         P + "window_title": "Il prezzo della finestra",
         P + "window_text": ("Con una finestra w ogni posizione guarda solo se stessa e le w precedenti (come Mistral): "
                             "la cache che serve resta di w + 1 righe. Ma la testa di induzione non può più "
                             "raggiungere una ripetizione più lontana."),
-        P + "window_try": "Con «a b c d e f g h a b c», imposta la finestra a 3 e scrivi cinque lettere.",
-        P + "window_answer": ("La comparsa precedente di «c» è a 8 posizioni di distanza, fuori dalla finestra: la "
-                              "copia fallisce. Più strati allargano quello che il modello raggiunge, a un prezzo."),
+        P + "window_try": ("Scrivi «a b c d e f g h a b c d e f g h», imposta la finestra a 3 e confronta le "
+                           "previsioni; poi scrivi cinque lettere."),
+        P + "window_answer": ("Ogni lettera da copiare è 7 posizioni indietro, fuori dalla finestra: senza finestra il "
+                              "modello le prevede tutte, con la finestra nessuna, e quello che scrive non è più la "
+                              "copia. Più strati allargano quello che il modello raggiunge, a un prezzo."),
     },
     "en": {
         P + "name": "Generation",
@@ -95,19 +104,30 @@ registry.add_strings({
         P + "shared_title": "Shared keys",
         P + "shared_text": ("To make the cache smaller, several query heads can share the same keys and values: "
                             "grouped-query (LLaMA 2 70B: 64 query heads, 8 key/value heads) or multi-query (one)."),
-        P + "shared_try": "Compare the two rows of LLaMA 2 70B in the table.",
-        P + "shared_answer": "With 8 key/value heads instead of 64 the cache is 8 times smaller.",
+        P + "shared_try": ("Choose 1 (multi-query) and look at the cache a token and at the bars. Then press the "
+                           "button that changes the keys of “Who does what”, choose 2 and click a noun, “cat” for "
+                           "instance."),
+        P + "shared_answer": ("The cache goes from 32 to 8 numbers a token, and no bar changes: the designed heads "
+                              "already have the same keys. With the first head's keys changed, “Pointers”, in its "
+                              "group, no longer finds the little words. In LLaMA 2 70B, 8 key/value heads instead of "
+                              "64: a cache 8 times smaller."),
         P + "latent_title": "Latent",
         P + "latent_text": ("DeepSeek-V2 keeps for each token and layer a single latent vector of 512 numbers, plus a "
                             "RoPE key of 64, and rebuilds K and V from it."),
-        P + "latent_try": "Compare the row of DeepSeek-V2 with those of LLaMA 2 70B.",
-        P + "latent_answer": "576 numbers a layer instead of 2,048 (grouped-query) or 16,384 (each head its own keys).",
+        P + "latent_try": ("Click the words one at a time and compare the two columns of weights; then the row of "
+                           "DeepSeek-V2 with those of LLaMA 2 70B."),
+        P + "latent_answer": ("The latent keeps 3 numbers a token instead of 32, but it cannot tell a living being "
+                              "from a thing: where the question tells them apart, the weights change. DeepSeek-V2 "
+                              "keeps 576 numbers a layer instead of 2,048 (grouped-query) or 16,384 (each head its "
+                              "own keys)."),
         P + "window_title": "The window's price",
         P + "window_text": ("With a window w each position looks only at itself and the w before it (as Mistral "
                             "does): the cache it needs stays w + 1 rows. But the induction head can no longer reach "
                             "a repeat further back."),
-        P + "window_try": "With “a b c d e f g h a b c”, set the window to 3 and write five letters.",
-        P + "window_answer": ("The earlier “c” is 8 positions back, outside the window: the copying fails. More layers "
+        P + "window_try": ("Type “a b c d e f g h a b c d e f g h”, set the window to 3 and compare the predictions; "
+                           "then write five letters."),
+        P + "window_answer": ("Each letter to copy is 7 positions back, outside the window: without a window the model "
+                              "predicts them all, with it none, and what it writes is no longer the copy. More layers "
                               "widen what the model reaches, at a price."),
     },
 })

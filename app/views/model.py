@@ -13,6 +13,7 @@ from app.views.heatmap import CELLS, row_start, whole_percent
 from app.views.html import esc
 from app.views import registry
 
+OUTSIDE = '<td class="skipped">×</td>'  # a key outside the sliding window: never computed
 LONG_HEAD = 16  # positions: a head's table longer than this scrolls in a box of its own (style.css)
 CURVE_W, CURVE_H = 640, 200  # the loss curve's drawing (SVG units)
 LEFT, RIGHT, TOP, BOTTOM = 58, 14, 30, 26  # its margins: tick labels left, the key above, steps below
@@ -165,6 +166,8 @@ def render_circuit(record, focus, lang):
         key = "model_circuit_self" if k == focus else "model_circuit"
         said = text(lang, key, token=token, i=focus, j=j, after=record.tokens[k], k=k,
                     weight=percent(weight, lang, "table"), **predicted)
+        if k < record.start(focus):  # (the window: the head cannot look there, the path breaks)
+            said += " " + text(lang, "model_circuit_outside", k=k, w=record.window, i=focus)
     return f'<p class="circuit" id="circuit-text">{esc(said)}</p>'
 
 
@@ -200,7 +203,9 @@ def head_row(record, layer, head, i, focus, lang, mark=None):
     """Row i of one head's table: its button, its cells; `mark`: the (row, column) on the path."""
     n = record.n_q
     # (after the diagonal, masked: one cell spans the row's rest, half the table's cells at no loss)
-    cells = [CELLS[whole_percent(w)] for w in record.attention[layer][head][i][:i + 1]]
+    # (under a window, the positions before row i's first key are outside it: not computed at all)
+    start = record.start(i)
+    cells = [OUTSIDE] * start + [CELLS[whole_percent(w)] for w in record.attention[layer][head][i][start:i + 1]]
     if i < n - 1:
         cells.append(f'<td class="masked" colspan="{n - 1 - i}">·</td>')
     if mark is not None and mark[0] == i:  # (its number, then said to be on the path)
@@ -301,7 +306,9 @@ def heads_section(ctx):
     lang = ctx.lang
     return (f'<section id="view-heatmap" class="heatmap-section model-heads"><h2>{esc(text(lang, "model_heads_heading"))}</h2>'
             f'<p class="heatmap-help">{esc(text(lang, "model_heads_help"))}</p>'
-            f'<div class="model-heads-grid">{render_heads(ctx.record, ctx.settings.focus, lang)}</div></section>')
+            + (f'<p class="heatmap-help model-window-cells">{esc(text(lang, "model_window_cells", w=ctx.record.window))}</p>'
+               if ctx.record.window is not None else "")
+            + f'<div class="model-heads-grid">{render_heads(ctx.record, ctx.settings.focus, lang)}</div></section>')
 
 
 def _about(ctx):

@@ -13,10 +13,11 @@ from tests.e2e.views.test_position import go_step
 
 STEPS = {  # what each step shows, written out here (not read from the app)
     1: ("generation",), 2: ("generation", "generation-cost"), 3: ("generation", "generation-cost", "cache-sizes"),
-    4: ("cache-sizes",), 5: ("cache-sizes",), 6: ("generation", "generation-cost"),
+    4: ("shared-keys", "cache-sizes"), 5: ("latent", "cache-sizes"),
+    6: ("model-window", "generation", "generation-cost"),  # (and the induction path, the heads' tables)
 }
 MODES = {1: "model", 2: "model", 3: "model", 4: "sentence", 5: "sentence", 6: "model"}
-LAB_VIEWS = ("generation", "generation-cost", "cache-sizes")
+LAB_VIEWS = ("generation", "generation-cost", "cache-sizes", "shared-keys", "latent", "model-window")
 
 
 @pytest.fixture(scope="module", params=["it", "en"])

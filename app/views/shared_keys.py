@@ -1,0 +1,299 @@
+"""Shared keys and the latent: two ways to make the KV cache smaller, on the designed heads (steps 4
+and 5 of the generation path, app/views/generation_path.py; docs/DESIGN.md, "Shared keys").
+
+`shared-keys`: the `kv_heads` choice (4 multi-head, 2 grouped-query, 1 multi-query), which head's
+W_K and W_V each head uses (app/heads.py `kv_source`), how the selected word's bars change under
+each head against its own keys, and the cache a token keeps. The designed heads' W_K and W_V are
+all the identity, so sharing changes none of their bars: that is why multi-query works when heads
+differ by their questions. A button gives the first head keys of its own (W_K without the pointer
+feature) so that the student sees a group follow its first head.
+
+`latent`: one latent vector a token (app/heads.py `latent`, 3 numbers), from which every head
+rebuilds its keys and values; the selected word's bars with the rebuilt keys beside the exact ones.
+
+Both follow the selected word (a word click redraws them) and draw nothing off their steps
+(`record.shared` is None there: contract.shared_of computes nothing more).
+"""
+
+from app import attention, heads
+from app.i18n import num, percent, text
+from app.views import registry
+from app.views.html import esc
+from app.views.query import vec
+
+STRINGS = {
+    "it": {
+        "kv_heading": "Chiavi condivise: multi-head, grouped-query, multi-query",
+        "kv_intro": ("Ogni testa fa la sua domanda con la sua W_Q. Chiavi e valori invece possono essere condivisi: "
+                     "con g teste chiave/valore la cache tiene, per ogni token, g chiavi e g valori invece di uno "
+                     "per testa. Ogni gruppo usa W_K e W_V della sua prima testa."),
+        "kv_legend": "Teste chiave/valore",
+        "kv_choice_4": "4: multi-head, ogni testa le sue",
+        "kv_choice_2": "2: grouped-query, due gruppi di due teste",
+        "kv_choice_1": "1: multi-query, una sola per tutte",
+        "kv_caption": "Chi usa le chiavi di chi, e dove guarda «{word}»",
+        "kv_col_head": "testa",
+        "kv_col_from": "chiavi e valori di",
+        "kv_col_own": "con le sue chiavi",
+        "kv_col_used": "con le chiavi condivise",
+        "kv_col_change": "variazione massima",
+        "kv_looks": "{word} {p}",
+        "kv_points": "{p} punti",
+        "kv_same": ("Nessuna barra cambia: le teste progettate hanno tutte W_K = W_V = identità, cioè le stesse "
+                    "chiavi e gli stessi valori. Si distinguono solo per la domanda, ed è per questo che "
+                    "condividere le chiavi può funzionare."),
+        "kv_changed": ("Qui le chiavi della prima testa non sono più la carta: le teste del suo gruppo le seguono, e "
+                       "le loro barre cambiano. Con chiavi condivise le teste devono accordarsi su cosa dice una "
+                       "chiave."),
+        "kv_row_same": ("Qualche testa ora usa chiavi diverse dalle sue, ma per «{word}» nessuna barra si muove: "
+                        "prova un'altra parola, per esempio un nome."),
+        "kv_edited_unused": ("Le modifiche a W_K e W_V di «{head}» non contano ora: usa quelle di «{first}», la prima "
+                             "testa del suo gruppo."),
+        "kv_own_on": "Dai a «{head}» chiavi senza il tratto «rimando»",
+        "kv_own_off": "Torna alle chiavi progettate",
+        "kv_own_help": ("Il bottone cambia W_K di «{head}»: le sue chiavi perdono l'ultimo numero della carta. Le sue "
+                        "barre quasi non si muovono; guarda cosa succede alle teste che le condividono."),
+        "kv_cache_heading": "La cache per token e strato",
+        "kv_cache": "2 · g · d_head = 2 · {g} · {d} = {n} numeri",
+        "kv_cache_caption": "Numeri tenuti in cache per token e strato, con d_head = {d}",
+        "kv_col_kind": "attenzione",
+        "kv_col_numbers": "numeri per token",
+        "kv_kind_4": "multi-head (g = 4)",
+        "kv_kind_2": "grouped-query (g = 2)",
+        "kv_kind_1": "multi-query (g = 1)",
+        "kv_kind_latent": "latente ({n} numeri, il passo dopo)",
+        "kv_now": "(scelta ora)",
+        "kv_no_row": "Scegli una parola per vedere dove guarda ogni testa.",
+        "latent_heading": "Attenzione latente",
+        "latent_intro": ("Invece delle chiavi e dei valori di ogni testa, la cache tiene per ogni token un solo vettore "
+                         "latente c = x · W_DKV, più piccolo; ogni testa ricostruisce da lì le sue chiavi e i suoi "
+                         "valori con le sue matrici: K = c · W_UK, V = c · W_UV. Qui il latente ha {n} numeri: "
+                         "«nome» ((vivo + cosa)/√2), «azione» e «rimando»; in DeepSeek-V2 ne ha 512 ed è appreso."),
+        "latent_caption": "Il latente di ogni parola e la carta che le teste ne ricostruiscono",
+        "latent_col_word": "parola",
+        "latent_col_card": "carta x",
+        "latent_col_latent": "latente c ({n} numeri)",
+        "latent_col_rebuilt": "carta ricostruita c · W_DKVᵀ",
+        "latent_bars_caption": "Dove guarda «{word}» ({head}): chiavi esatte e chiavi ricostruite dal latente",
+        "latent_col_exact": "chiavi esatte",
+        "latent_col_from": "dal latente",
+        "latent_lost": ("Il latente non distingue un essere vivo da una cosa: la parola più guardata passa da {a} a {b}. "
+                        "Un latente più piccolo risparmia memoria, ma perde quello che non tiene."),
+        "latent_kept": ("La parola più guardata resta {a}: qui quello che il latente perde (vivo o cosa) non conta "
+                        "per questa domanda. Prova un'altra parola o un'altra testa."),
+        "latent_cache": ("Cache per token e strato: {n} numeri, contro {mha} del multi-head e {mqa} del multi-query. "
+                         "DeepSeek-V2 tiene 512 + 64 = 576 numeri per strato: il latente e una chiave RoPE di 64, "
+                         "tenuta a parte perché una chiave ruotata secondo la posizione non si ricostruisce dal "
+                         "latente."),
+        "latent_absorb": ("Un trucco lo rende veloce: q · k = q · (c · W_UK) = (q · W_UKᵀ) · c, quindi la domanda "
+                          "si confronta direttamente con i latenti, senza ricostruire le chiavi."),
+    },
+    "en": {
+        "kv_heading": "Shared keys: multi-head, grouped-query, multi-query",
+        "kv_intro": ("Each head asks its own question with its own W_Q. Keys and values can be shared instead: with g "
+                     "key/value heads the cache keeps, for each token, g keys and g values instead of one a head. "
+                     "Each group uses the W_K and W_V of its first head."),
+        "kv_legend": "Key/value heads",
+        "kv_choice_4": "4: multi-head, each head its own",
+        "kv_choice_2": "2: grouped-query, two groups of two heads",
+        "kv_choice_1": "1: multi-query, one for all",
+        "kv_caption": "Who uses whose keys, and where “{word}” looks",
+        "kv_col_head": "head",
+        "kv_col_from": "keys and values of",
+        "kv_col_own": "with its own keys",
+        "kv_col_used": "with the shared keys",
+        "kv_col_change": "largest change",
+        "kv_looks": "{word} {p}",
+        "kv_points": "{p} points",
+        "kv_same": ("No bar changes: the designed heads all have W_K = W_V = identity, the same keys and the same "
+                    "values. They differ only by their question, which is why sharing keys can work."),
+        "kv_changed": ("Here the first head's keys are no longer the card: the heads of its group follow them, and "
+                       "their bars change. With shared keys the heads must agree on what a key says."),
+        "kv_row_same": ("Some head now uses keys other than its own, but for “{word}” no bar moves: try another "
+                        "word, a noun for instance."),
+        "kv_edited_unused": ("The edits to the W_K and W_V of “{head}” do not count now: it uses those of “{first}”, "
+                             "the first head of its group."),
+        "kv_own_on": "Give “{head}” keys without the pointer feature",
+        "kv_own_off": "Back to the designed keys",
+        "kv_own_help": ("The button changes the W_K of “{head}”: its keys lose the card's last number. Its bars "
+                        "hardly move; see what happens to the heads that share them."),
+        "kv_cache_heading": "The cache a token and layer",
+        "kv_cache": "2 · g · d_head = 2 · {g} · {d} = {n} numbers",
+        "kv_cache_caption": "Numbers kept in the cache a token and layer, with d_head = {d}",
+        "kv_col_kind": "attention",
+        "kv_col_numbers": "numbers a token",
+        "kv_kind_4": "multi-head (g = 4)",
+        "kv_kind_2": "grouped-query (g = 2)",
+        "kv_kind_1": "multi-query (g = 1)",
+        "kv_kind_latent": "latent ({n} numbers, the next step)",
+        "kv_now": "(chosen now)",
+        "kv_no_row": "Pick a word to see where each head looks.",
+        "latent_heading": "Latent attention",
+        "latent_intro": ("Instead of every head's keys and values, the cache keeps for each token one latent vector "
+                         "c = x · W_DKV, smaller; each head rebuilds its keys and values from it with its own "
+                         "matrices: K = c · W_UK, V = c · W_UV. Here the latent has {n} numbers: “noun” ((alive + "
+                         "thing)/√2), “action” and “pointer”; in DeepSeek-V2 it has 512 and is learned."),
+        "latent_caption": "Each word's latent and the card the heads rebuild from it",
+        "latent_col_word": "word",
+        "latent_col_card": "card x",
+        "latent_col_latent": "latent c ({n} numbers)",
+        "latent_col_rebuilt": "card rebuilt c · W_DKVᵀ",
+        "latent_bars_caption": "Where “{word}” looks ({head}): exact keys and keys rebuilt from the latent",
+        "latent_col_exact": "exact keys",
+        "latent_col_from": "from the latent",
+        "latent_lost": ("The latent cannot tell a living being from a thing: the word looked at most goes from {a} to "
+                        "{b}. A smaller latent saves memory, but loses what it does not keep."),
+        "latent_kept": ("The word looked at most stays {a}: what the latent loses (alive or thing) does not matter to "
+                        "this question. Try another word or another head."),
+        "latent_cache": ("Cache a token and layer: {n} numbers, against {mha} for multi-head and {mqa} for "
+                         "multi-query. DeepSeek-V2 keeps 512 + 64 = 576 numbers a layer: the latent and a RoPE key of "
+                         "64, kept apart because a key turned by its position cannot be rebuilt from the latent."),
+        "latent_absorb": ("A trick makes it fast: q · k = q · (c · W_UK) = (q · W_UKᵀ) · c, so the question meets "
+                          "the latents directly, without rebuilding the keys."),
+    },
+}
+
+H = len(heads.HEADS)
+D = attention.D_MODEL
+
+
+def head_name(h, lang):
+    return text(lang, "head_name_" + heads.HEADS[h].id)
+
+
+def top(weights, candidates):
+    """The candidate looked at most (the first on a tie), or None when the row has none."""
+    best = [j for j in range(len(weights)) if candidates[j]]
+    return max(best, key=lambda j: (weights[j], -j)) if best else None
+
+
+def looks(record, i, tokens, lang):
+    j = top(record.weights[i], record.candidates[i])
+    if j is None:
+        return "—"
+    return text(lang, "kv_looks", word=tokens[j].text, p=percent(record.weights[i][j], lang, "bar"))
+
+
+def change(own, used, i):
+    """The largest change of row i's weights between two records, in percentage points."""
+    return 100 * max((abs(a - b) for a, b in zip(own.weights[i], used.weights[i])), default=0.0)
+
+
+def kv_controls(shared, lang):
+    t = lambda key, **kw: esc(text(lang, key, **kw))  # noqa: E731
+    choices = "".join(
+        f'<label class="kv-choice"><input type="radio" id="kv-{g}" name="kv_heads" value="{g}"'
+        f'{" checked" if g == shared.kv_heads else ""}> {t("kv_choice_" + str(g))}</label>' for g in (4, 2, 1))
+    first = heads.HEADS[0].id
+    on = shared.head == 0 and shared.edited
+    button = (f'<p class="kv-own"><button type="button" id="kv-own" class="secondary" aria-pressed="{"true" if on else "false"}">'
+              f'{t("kv_own_off" if on else "kv_own_on", head=text(lang, "head_name_" + first))}</button> '
+              f'<span class="hint">{t("kv_own_help", head=text(lang, "head_name_" + first))}</span></p>')
+    return f'<fieldset class="kv-heads"><legend>{t("kv_legend")}</legend>{choices}</fieldset>' + button
+
+
+def kv_cache(shared, lang):
+    t = lambda key, **kw: esc(text(lang, key, **kw))  # noqa: E731
+    rows = []
+    for g in (4, 2, 1):
+        now = f' <span class="kv-now">{t("kv_now")}</span>' if g == shared.kv_heads else ""
+        current = ' class="kv-current"' if g == shared.kv_heads else ""
+        rows.append(f'<tr{current} data-kv="{g}">'
+                    f'<th scope="row">{t("kv_kind_" + str(g))}{now}</th><td>{heads.cache_per_token(g)}</td></tr>')
+    rows.append(f'<tr data-kv="latent"><th scope="row">{t("kv_kind_latent", n=heads.LATENT)}</th>'
+                f'<td>{heads.LATENT}</td></tr>')
+    caption = t("kv_cache_caption", d=D)
+    return (f'<h3>{t("kv_cache_heading")}</h3>'
+            f'<p class="kv-cache-now">{t("kv_cache", g=shared.kv_heads, d=D, n=heads.cache_per_token(shared.kv_heads))}</p>'
+            f'<div class="table-wrap" role="region" tabindex="0" aria-label="{caption}">'
+            f'<table class="steps kv-cache"><caption>{caption}</caption><thead><tr><th scope="col">{t("kv_col_kind")}</th>'
+            f'<th scope="col">{t("kv_col_numbers")}</th></tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def render_shared(row, tokens, lang, word=None):
+    """The shared-keys view (its whole section follows the selected word)."""
+    shared = getattr(row.record, "shared", None)
+    if shared is None or "shared-keys" not in shared.shows:
+        return ""
+    t = lambda key, **kw: esc(text(lang, key, **kw))  # noqa: E731
+    i, used = row.focus, row.record.head_records
+    body, changed = [], False
+    for h in range(H):
+        source = heads.kv_source(h, shared.kv_heads)
+        delta = change(shared.own[h], used[h], i)
+        changed = changed or delta > 0
+        body.append(f'<tr data-head="{h}"><th scope="row">{esc(head_name(h, lang))}</th>'
+                    f'<td>{esc(head_name(source, lang))}</td>'
+                    f'<td>{esc(looks(shared.own[h], i, tokens, lang))}</td><td>{esc(looks(used[h], i, tokens, lang))}</td>'
+                    f'<td>{t("kv_points", p=num(delta, lang, "bar"))}</td></tr>')
+    caption = t("kv_caption", word=tokens[i].text)
+    columns = "".join(f'<th scope="col">{t(k)}</th>' for k in ("kv_col_head", "kv_col_from", "kv_col_own",
+                                                               "kv_col_used", "kv_col_change"))
+    differ = any(used[h].w_k != shared.own[h].w_k or used[h].w_v != shared.own[h].w_v for h in range(H))
+    notes = [t("kv_changed" if changed else "kv_row_same" if differ else "kv_same", word=tokens[i].text)]
+    first = heads.kv_source(shared.head, shared.kv_heads)
+    if shared.edited and first != shared.head:
+        notes.append(t("kv_edited_unused", head=head_name(shared.head, lang), first=head_name(first, lang)))
+    return (f'<h2>{t("kv_heading")}</h2><p>{t("kv_intro")}</p>' + kv_controls(shared, lang)
+            + f'<div class="table-wrap" role="region" tabindex="0" aria-label="{caption}">'
+            f'<table class="steps kv-table"><caption>{caption}</caption><thead><tr>{columns}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>'
+            + "".join(f'<p class="kv-note">{n}</p>' for n in notes) + kv_cache(shared, lang))
+
+
+def render_latent(row, tokens, lang, word=None):
+    """The latent view (its whole section follows the selected word)."""
+    shared = getattr(row.record, "shared", None)
+    if shared is None or "latent" not in shared.shows:
+        return ""
+    t = lambda key, **kw: esc(text(lang, key, **kw))  # noqa: E731
+    record, exact, i = shared.latent, row.record, row.focus
+    cards = shared.cards
+    latents, rebuilt = heads.latent(cards), heads.rebuilt(cards)
+    selected = ' class="selected"'
+    rows = "".join(f'<tr{selected if j == i else ""}><th scope="row">{esc(tok.text)}</th>'
+                   f'<td>{esc(vec(cards[j], lang))}</td><td>{esc(vec(latents[j], lang))}</td>'
+                   f'<td>{esc(vec(rebuilt[j], lang))}</td></tr>' for j, tok in enumerate(tokens))
+    caption = t("latent_caption")
+    columns = "".join(f'<th scope="col">{h}</th>' for h in (
+        t("latent_col_word"), t("latent_col_card"), t("latent_col_latent", n=heads.LATENT), t("latent_col_rebuilt")))
+    bars_caption = t("latent_bars_caption", word=tokens[i].text, head=head_name(shared.head, lang))
+    bar_rows = "".join(
+        f'<tr><th scope="row">{esc(tok.text)}</th>'
+        + "".join(f'<td>{esc(percent(r.weights[i][j], lang, "table")) if r.candidates[i][j] else "—"}</td>'
+                  for r in (exact, record)) + "</tr>"
+        for j, tok in enumerate(tokens))
+    a, b = top(exact.weights[i], exact.candidates[i]), top(record.weights[i], record.candidates[i])
+    name = lambda j: "—" if j is None else f"«{tokens[j].text}»" if lang == "it" else f"“{tokens[j].text}”"  # noqa: E731
+    said = t("latent_lost", a=name(a), b=name(b)) if a != b else t("latent_kept", a=name(a))
+    return (f'<h2>{t("latent_heading")}</h2><p>{t("latent_intro", n=heads.LATENT)}</p>'
+            f'<div class="table-wrap" role="region" tabindex="0" aria-label="{caption}">'
+            f'<table class="steps latent-table"><caption>{caption}</caption><thead><tr>{columns}</tr></thead>'
+            f'<tbody>{rows}</tbody></table></div>'
+            f'<div class="table-wrap" role="region" tabindex="0" aria-label="{bars_caption}">'
+            f'<table class="steps latent-bars"><caption>{bars_caption}</caption><thead><tr>'
+            f'<th scope="col">{t("latent_col_word")}</th><th scope="col">{t("latent_col_exact")}</th>'
+            f'<th scope="col">{t("latent_col_from")}</th></tr></thead><tbody>{bar_rows}</tbody></table></div>'
+            f'<p class="latent-said">{said}</p>'
+            f'<p>{t("latent_cache", n=heads.LATENT, mha=heads.cache_per_token(H), mqa=heads.cache_per_token(1))}</p>'
+            f'<p class="note">{t("latent_absorb")}</p>')
+
+
+def own_keys(page):
+    """The button: the first head gets keys without the pointer feature (W_K edited), or its
+    designed ones back; it becomes the active head, the focus stays on the button."""
+    from app import settings as schema  # (the settings import the registry, which imports this)
+    on = page.settings.head == 0 and page.settings.w_k is not None
+    w_k = None if on else [list(r) for r in heads.NO_POINTER_KEYS]
+    page.render(page.settings.copy(head=0, w_k=w_k), page.lexicon_tokens, schema.BY_ATTR["head"].redraw)
+    page.region("kv-own").focus()
+
+
+def _section(view_id, css_class):
+    return lambda ctx: registry.section(view_id, ctx.part(view_id), css_class, view=False)
+
+
+SHARED = registry.add(registry.View(id="shared-keys", place=215, explorer=False, row=render_shared,
+                                   draw=_section("shared-keys", "shared-keys"), strings=STRINGS))
+LATENT = registry.add(registry.View(id="latent", place=216, explorer=False, row=render_latent,
+                                   draw=_section("latent", "latent")))
