@@ -45,10 +45,18 @@ def option_help(setting):
     return (f"{setting.help} ({allowed}; default: {default}). Example: {example}").replace("%", "%%")
 
 
+class Help(argparse.HelpFormatter):
+    """argparse's help, lines broken at spaces only ("grouped-query" stays one word)."""
+
+    def _split_lines(self, text, width):
+        import textwrap
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
 def build_parser():
     """The command line, one option a setting of the schema that has a URL key."""
     parser = argparse.ArgumentParser(
-        prog="python -m app", description=__doc__.split("\n\n")[0],
+        prog="python -m app", description=__doc__.split("\n\n")[0], formatter_class=Help,
         epilog="Example: python -m app \"Il gatto seduto sul tappeto dormiva\" --focus 5 --mask "
                "(the steps table of «dormiva» with the causal mask). Every option is also a link "
                "parameter of the page, with the same name: docs/parameters.md.")

@@ -118,9 +118,10 @@ def _compute(settings, tokens):
     """
     if settings.mode == "model":  # the trained model's forward pass (None: its files cannot be read)
         try:
+            kv = model_variant(settings)
             if settings.generate:  # the letters the model writes, read with a KV cache (app/generate.py)
-                return generate.compute(settings.sentence, settings.checkpoint, settings.generate, settings.window)
-            return model.compute(settings.sentence, settings.checkpoint, settings.window)
+                return generate.compute(settings.sentence, settings.checkpoint, settings.generate, settings.window, kv)
+            return model.compute(settings.sentence, settings.checkpoint, settings.window, kv)
         except model.Unavailable:
             return None
     options = dict(mask=settings.mask, include_self=settings.include_self, scaled=settings.scaled,
@@ -165,6 +166,12 @@ def _compute(settings, tokens):
             options.update(position=position, slope=head_slope(settings, settings.head))
         record.layer2 = attention.attend(layer2_cards(record, cards), w_q=w_q, w_k=w_k, w_v=w_v, **options)
     return record
+
+
+def model_variant(settings):
+    """Model mode's model: None for the page's (a key/value head a head), else the key/value heads
+    of its grouped-query or multi-query variant (`kv_heads`, docs/DESIGN.md "Shared keys")."""
+    return None if settings.kv_heads == len(heads.HEADS) else settings.kv_heads
 
 
 def pattern_qkv(settings, n_q, n_k):
@@ -276,7 +283,8 @@ def _model_state(settings, record):
         "w_q": None, "w_k": None, "w_v": None, "focus": chosen["focus"],
         "mask": True, "include_self": True, "d_k": d_head, "scaled": True, "temperature": 1.0,
         "scale": math.sqrt(d_head), "position_bias": 0.0, "position": None, "query": None, "rows": [], "quiz": None,
-        "flash": None, "cost": None, "kv_heads": None, "cache_per_token": None,
+        "flash": None, "cost": None, "kv_heads": settings.kv_heads,
+        "cache_per_token": None if record is None else 2 * record.model.kv_heads * d_head,
         "matrix": None, "head": None, "heads": None, "w_o": None,
         "model": None if record is None else {
             "tokens": list(record.tokens), "checkpoint": record.step, "attention": record.attention,

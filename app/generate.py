@@ -41,14 +41,16 @@ def pass_products(length, layers, heads, d_head, window=None):
     return sum(2 * d_head * keys_seen(p, window) for p in range(length)) * layers * heads
 
 
-def counters(prompt, written, layers, heads, d_head, window=None):
+def counters(prompt, written, layers, heads, d_head, window=None, kv_heads=None):
     """model.cache for `prompt` positions read (the start token included) then `written` letters
-    each read in turn: {"tokens", "numbers", "products_cached", "products_recomputed"}."""
+    each read in turn: {"tokens", "numbers", "products_cached", "products_recomputed"}. With
+    `kv_heads` key/value heads (None: one a head) the cache keeps a k and a v of each of those,
+    while every query head still attends."""
     tokens = prompt + written
     cached = pass_products(tokens, layers, heads, d_head, window)
     recomputed = pass_products(prompt, layers, heads, d_head, window) + sum(
         pass_products(prompt + s, layers, heads, d_head, window) for s in range(1, written + 1))
-    return {"tokens": tokens, "numbers": 2 * layers * heads * d_head * tokens,
+    return {"tokens": tokens, "numbers": 2 * layers * (kv_heads or heads) * d_head * tokens,
             "products_cached": cached, "products_recomputed": recomputed}
 
 
@@ -63,21 +65,22 @@ def columns(weights):
 
 class Step:
     """One position read with the cache: its token and position, its q, k, v and attention row
-    ([layer][head], the row over the keys it sees), the first cached position that row starts
-    at, its probabilities (26) and its TOP most likely letters."""
+    ([layer][head], the row over the keys it sees; k and v those of the head's key/value head),
+    the first cached position that row starts at, its probabilities (26) and its TOP most likely
+    letters."""
 
     __slots__ = ("token", "position", "q", "k", "v", "attention", "start", "probs", "top")
 
 
 class Cache:
-    """The K and V rows of every position read ([layer][head] lists, one row a position), and the
-    steps that read them."""
+    """The K and V rows of every position read ([layer][key/value head] lists, one row a position:
+    a grouped-query or multi-query model keeps fewer than its heads), and the steps that read them."""
 
     def __init__(self, weights, window=None):
         self.model, self.window = weights, window
-        layers, heads = len(weights.layers), len(weights.layers[0]["w_q"])
-        self.k = [[[] for _ in range(heads)] for _ in range(layers)]
-        self.v = [[[] for _ in range(heads)] for _ in range(layers)]
+        layers, kv_heads = len(weights.layers), weights.kv_heads
+        self.k = [[[] for _ in range(kv_heads)] for _ in range(layers)]
+        self.v = [[[] for _ in range(kv_heads)] for _ in range(layers)]
         self.steps = []
 
     def __len__(self):
@@ -99,15 +102,19 @@ class Cache:
         layers, unembed = columns(m)
         for number, layer in enumerate(layers):
             qs, ks, vs, rows, zs = [], [], [], [], []
-            for h, weights in enumerate(zip(layer["w_q"], layer["w_k"], layer["w_v"])):
-                if number == 0:  # (the first layer's tables, as the full pass: E[t]·W + P_i·W)
-                    q, k, v = ([a + b for a, b in zip(by_token[t], by_position[i])]
-                               for by_token, by_position in (m.first[name][h] for name in ("w_q", "w_k", "w_v")))
-                else:
-                    q, k, v = ([model.dot(x, column) for column in w] for w in weights)
-                self.k[number][h].append(k)
-                self.v[number][h].append(v)
-                keys, values = self.k[number][h][step.start:], self.v[number][h][step.start:]
+            if number == 0:  # (the first layer's tables, as the full pass: E[t]·W + P_i·W)
+                q_all, k_all, v_all = ([[a + b for a, b in zip(by_token[t], by_position[i])]
+                                        for by_token, by_position in m.first[name]] for name in ("w_q", "w_k", "w_v"))
+            else:
+                q_all, k_all, v_all = ([[model.dot(x, column) for column in w] for w in layer[name]]
+                                       for name in ("w_q", "w_k", "w_v"))
+            for g, (k, v) in enumerate(zip(k_all, v_all)):  # one row a key/value head
+                self.k[number][g].append(k)
+                self.v[number][g].append(v)
+            for h, q in enumerate(q_all):
+                g = h // m.group
+                k, v = k_all[g], v_all[g]
+                keys, values = self.k[number][g][step.start:], self.v[number][g][step.start:]
                 a = model.softmax([model.dot(q, k_j) / scale for k_j in keys])
                 zs.append([model.dot(a, column) for column in zip(*values)])  # Σ_j a_j·v_j
                 qs.append(q), ks.append(k), vs.append(v), rows.append(a)
@@ -146,15 +153,16 @@ class Generation:
         self.window = window
         layers, heads = len(weights.layers), len(weights.layers[0]["w_q"])
         self.shape = (layers, heads, weights.d_head)
-        self.counters = counters(self.prompt, len(self.written), *self.shape, window)
+        self.counters = counters(self.prompt, len(self.written), *self.shape, window, weights.kv_heads)
 
 
 @functools.lru_cache(maxsize=2)
-def compute(text, step, n, window=None):
+def compute(text, step, n, window=None, kv=None):
     """The Record of model mode (app/model.py) on the typed letters and the `n` letters the model
     writes after them, with its `generation`: the full pass on every letter gives the page's
-    tables, the cache the letters and the steps."""
-    weights = model.checkpoint(model.nearest_step(step))
+    tables, the cache the letters and the steps (`kv`: the variant's key/value heads, None: the
+    page's model)."""
+    weights = model.checkpoint(model.nearest_step(step, kv), kv)
     kept, skipped, cut = model.letters(text, weights.n_ctx - 1)
     generation = Generation(weights, [model.START] + kept, n, window)
     record = model.Record(weights, [model.START] + kept + generation.written, skipped, cut, window)

@@ -29,6 +29,7 @@ from array import array
 from operator import mul
 
 START = "<s>"  # the start token, always position 0
+HEADS = 4  # the page's model's heads: with as many key/value heads, its own folder (`folder`)
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 TOP = 3  # the predictions shown at each position
 FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "model")
@@ -61,34 +62,43 @@ def _read(name):
         raise Unavailable(name) from error
 
 
-@functools.lru_cache(maxsize=1)
-def config():
-    """model/model.json: the shape, the vocabulary, the checkpoints, the curve, the named heads."""
+def folder(kv=None):
+    """The folder of a model inside model/: "" for the page's model (four key/value heads, one a
+    head: kv None or 4), "kv-2/" and "kv-1/" for its grouped-query and multi-query variants,
+    trained by `make model` with the same seed and data (tools/model_train.py, VARIANTS)."""
+    return "" if kv in (None, HEADS) else f"kv-{kv}/"
+
+
+@functools.lru_cache(maxsize=3)
+def config(kv=None):
+    """model/model.json (or a variant's): the shape, the vocabulary, the checkpoints, the curve,
+    the named heads."""
+    name = folder(kv) + "model.json"
     try:
-        return json.loads(_read("model.json"))
+        return json.loads(_read(name))
     except ValueError as error:
-        raise Unavailable("model.json") from error
+        raise Unavailable(name) from error
 
 
-def steps():
+def steps(kv=None):
     """The training steps of the kept checkpoints, in order."""
-    return [c["step"] for c in config()["checkpoints"]]
+    return [c["step"] for c in config(kv)["checkpoints"]]
 
 
-def nearest_step(step):
+def nearest_step(step, kv=None):
     """The kept checkpoint nearest to `step` (the last when None)."""
-    kept = steps()
+    kept = steps(kv)
     if step is None:
         return kept[-1]
     return min(kept, key=lambda s: (abs(s - step), s))
 
 
 @functools.lru_cache(maxsize=16)  # a slider moved back and forth reads each of the ~15 files once (~0.4 MB each)
-def checkpoint(step):
-    """The Model of the kept checkpoint at training step `step`."""
-    file = next(c["file"] for c in config()["checkpoints"] if c["step"] == step)
+def checkpoint(step, kv=None):
+    """The Model of the kept checkpoint at training step `step` (of the variant with `kv` key/value heads)."""
+    file = folder(kv) + next(c["file"] for c in config(kv)["checkpoints"] if c["step"] == step)
     try:
-        return Model.from_json(config(), json.loads(_read(file)))
+        return Model.from_json(config(kv), json.loads(_read(file)))
     except (ValueError, KeyError) as error:
         raise Unavailable(file) from error
 
@@ -153,11 +163,16 @@ def positions(n, d):
 
 class Model:
     """The weights of one checkpoint, as lists: embed (vocab × d), unembed (d × 26), and for each
-    layer w_q, w_k, w_v (heads × d × d_head) and w_o (heads × d_head × d)."""
+    layer w_q (heads × d × d_head), w_k, w_v (key/value heads × d × d_head) and w_o (heads × d_head
+    × d). Query head h reads key/value head h // group (group = heads / key/value heads: 1 for the
+    page's model, 2 and 4 for its grouped-query and multi-query variants)."""
 
     def __init__(self, config, step, embed, unembed, layers):
         self.vocab, self.outputs = config["vocab"], config["outputs"]
         self.n_ctx, self.step = config["n_ctx"], step
+        self.heads, self.kv_heads = len(layers[0]["w_q"]), len(layers[0]["w_k"])
+        self.group = self.heads // self.kv_heads
+        self.variant = None if self.kv_heads == self.heads else self.kv_heads  # (its files' folder: `folder`)
         self.embed, self.unembed, self.layers = embed, unembed, layers
         for layer in layers:  # W_O of every head one under the other: (heads · d_head) × d_model
             layer["w_o_stacked"] = [row for w_o in layer["w_o"] for row in w_o]
@@ -191,12 +206,13 @@ class Model:
         out = {"embedded": x, "q": [], "k": [], "v": [], "attention": [], "z": [], "residual": []}
         for number, layer in enumerate(self.layers):
             heads = {"q": [], "k": [], "v": [], "attention": [], "z": []}
-            for h, (w_q, w_k, w_v) in enumerate(zip(layer["w_q"], layer["w_k"], layer["w_v"])):
-                if number == 0:  # (from the tables: E[t_i] · W + P_i · W)
-                    q, k, v = ([[a + b for a, b in zip(by_token[t], by_position[i])] for i, t in enumerate(ids)]
-                               for by_token, by_position in (self.first[name][h] for name in ("w_q", "w_k", "w_v")))
-                else:
-                    q, k, v = matmul(x, w_q), matmul(x, w_k), matmul(x, w_v)  # n × d_head each
+            if number == 0:  # (from the tables: E[t_i] · W + P_i · W)
+                q_all, k_all, v_all = ([[[a + b for a, b in zip(by_token[t], by_position[i])] for i, t in enumerate(ids)]
+                                        for by_token, by_position in self.first[name]] for name in ("w_q", "w_k", "w_v"))
+            else:
+                q_all, k_all, v_all = ([matmul(x, w) for w in layer[name]] for name in ("w_q", "w_k", "w_v"))
+            for h, q in enumerate(q_all):  # n × d_head each; k, v those of the head's key/value head
+                k, v = k_all[h // self.group], v_all[h // self.group]
                 a = [[0.0] * start + softmax([dot(q_i, k_j) / scale for k_j in k[start:i + 1]]) + [0.0] * (n - 1 - i)
                      for i, q_i, start in zip(range(n), q, starts)]  # n × n, 0 after the diagonal (causal)
                 z = matmul(a, v)  # n × d_head: each position's mix of the values it looks at
@@ -235,7 +251,7 @@ class Record:
         outputs = model.outputs
         self.top = [sorted(zip(outputs, p), key=lambda pair: -pair[1])[:TOP] for p in self.probs]
         self.next = [top[0][0] for top in self.top]
-        heads = config()["heads"]
+        heads = config(model.variant)["heads"]
         self.previous_head, self.induction_head = tuple(heads["previous_token"]), tuple(heads["induction"])
 
     def start(self, i):
@@ -260,10 +276,11 @@ class Record:
 
 
 @functools.lru_cache(maxsize=4)  # a position clicked reads the pass there is (the window's view: both passes)
-def compute(text, step, window=None):
+def compute(text, step, window=None, kv=None):
     """The Record for what the student typed at checkpoint `step` (None: the last), up to the
     n_ctx − 1 letters the model reads after its start token, under the sliding `window` (None:
-    none). Raises Unavailable when the model's files cannot be read."""
-    model = checkpoint(nearest_step(step))
+    none), of the variant with `kv` key/value heads (None: the page's model). Raises Unavailable
+    when the model's files cannot be read."""
+    model = checkpoint(nearest_step(step, kv), kv)
     kept, skipped, cut = letters(text, model.n_ctx - 1)
     return Record(model, [START] + kept, skipped, cut, window)

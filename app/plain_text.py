@@ -147,7 +147,7 @@ def model_text(settings, record):
     lang = settings.lang
     if record is None:
         return [i18n.text(lang, "model_unavailable")]
-    config = model.config()
+    config = model.config(record.model.variant)
     training = views.render_training(config, record.step, lang, curve=False)
     heads = [f"<h3>{views.esc(views.head_caption(record, layer, head, lang))}</h3>"
              + views.render_head(record, layer, head, settings.focus, lang)

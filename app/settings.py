@@ -515,9 +515,9 @@ SCHEMA = (
     # Shared keys (docs/DESIGN.md, "Shared keys"; app/heads.py `kv_group`): how many key/value heads
     # the designed heads share. Its control lives in the generation lab's view (app/views/shared_keys.py).
     Setting(attr="kv_heads",
-            help=("sentence mode: how many key/value heads the four designed heads share: 4 (each its own, "
-                  "multi-head), 2 (grouped-query) or 1 (multi-query); a group uses the W_K and W_V of its "
-                  "first head"),
+            help=("how many key/value heads four heads share: 4 (each its own, multi-head), 2 (grouped-query) "
+                  "or 1 (multi-query). Sentence mode: the designed heads, each group using the W_K and W_V of "
+                  "its first head; model mode: the trained model's variant with that many, trained alike"),
             example="2",
             url="kv_heads", host="kv_heads", control="kv_heads", kind="integer", default=len(heads.HEADS),
             low=1, high=len(heads.HEADS), choices=KV_HEADS, state="kv_heads", take=_take_kv_heads),
@@ -973,17 +973,18 @@ def switch_mode(settings, mode):
     goes back to the toy of the first lesson (the word itself left out); model mode starts on
     its first example of letters (and leaves the guided path, which is about the designed
     heads), and going back from it brings the first example sentence. The window goes back to none
-    either way: the cost lab's window is the designed heads', model mode's the trained model's."""
+    and the key/value heads to four either way: in sentence mode they are the designed heads', in
+    model mode the trained model's."""
     if mode == settings.mode:
         return settings
     if mode == "model":  # its first example: letters, not words; causal, a position sees itself
         sentence, focus = i18n.MODEL_EXAMPLES[settings.lang][0]
         return settings.copy(mode=mode, sentence=sentence, text=sentence, focus=focus, step=None,
-                             mask=True, include_self=True, window=None)
+                             mask=True, include_self=True, window=None, kv_heads=KV_HEADS[0])
     if settings.mode == "model":  # back from letters: the first example sentence, the toy's switches
         sentence, focus = i18n.PRESETS[settings.lang][0]
         settings = settings.copy(mode="sentence", sentence=sentence, text=sentence, focus=focus, mask=False,
-                                 include_self=False, checkpoint=None, window=None)
+                                 include_self=False, checkpoint=None, window=None, kv_heads=KV_HEADS[0])
         return switch_mode(settings, mode)
     if mode == "matrix":
         return settings.copy(mode=mode, include_self=True, focus=0)

@@ -50,8 +50,11 @@ def forward(w, ids, window=None):
     patterns = []
     for layer in w["layers"]:
         q = np.einsum("nd,hde->hne", x, layer["w_q"])
-        k = np.einsum("nd,hde->hne", x, layer["w_k"])
-        v = np.einsum("nd,hde->hne", x, layer["w_v"])
+        # a grouped-query or multi-query variant stores fewer key/value heads: each serves
+        # H/G query heads in turn (torch.repeat_interleave along the heads)
+        group = layer["w_q"].shape[0] // layer["w_k"].shape[0]
+        k = np.repeat(np.einsum("nd,gde->gne", x, layer["w_k"]), group, axis=0)
+        v = np.repeat(np.einsum("nd,gde->gne", x, layer["w_v"]), group, axis=0)
         scores = q @ k.transpose(0, 2, 1) / np.sqrt(q.shape[-1])
         scores = np.where(causal, scores, -np.inf)
         a = np.exp(scores - scores.max(axis=-1, keepdims=True))

@@ -108,11 +108,12 @@ def test_a_link_that_does_not_divide_the_heads_falls_back_with_a_note():
     assert "4, 2, 1" in str(notes[0].params)
 
 
-def test_matrix_and_model_modes_have_no_shared_keys():
-    """One head in matrix mode, the trained model's own heads in model mode: both fields null."""
-    for mode in ("matrix", "model"):
-        state = state_for_link({"mode": [mode]}, LEXICONS)
-        assert state["kv_heads"] is None and state["cache_per_token"] is None
+def test_matrix_mode_has_no_shared_keys_and_model_mode_the_trained_models():
+    """One head in matrix mode: both fields null; model mode: the trained model's 4 key/value heads, 2·4·8 numbers."""
+    state = state_for_link({"mode": ["matrix"]}, LEXICONS)
+    assert state["kv_heads"] is None and state["cache_per_token"] is None
+    state = state_for_link({"mode": ["model"]}, LEXICONS)
+    assert state["kv_heads"] == 4 and state["cache_per_token"] == 2 * 4 * 8
 
 
 def step_html(step, lang="it", **params):

@@ -8,7 +8,9 @@ letter that followed the current letter the first time, and the model predicts i
 set by hand. docs/model.md explains the model, the data and the files.
 
     python -m tools.model_train              train (a few minutes on 2 cores), write model/ and
-                                             tests/data/model_torch.json, check the acceptance
+                                             tests/data/model_torch.json, check the acceptance;
+                                             then the grouped-query and multi-query variants
+                                             into model/kv-2/ and model/kv-1/
     python -m tools.model_train --out DIR    write the model files to DIR instead of model/
     python -m tools.model_train --check      a tiny run into a temporary folder: export, reload,
                                              compare forward passes (< 1 minute)
@@ -92,6 +94,10 @@ SETTINGS = {
     "curve_every": 10,       # training loss and in-context-learning score every 10 steps
     "keep_min": 15,          # checkpoints kept (see pick_checkpoints)
 }
+
+# The variants `make model` trains too, after the page's model: the same settings with this many
+# key/value heads shared by the four query heads (2: grouped-query, 1: multi-query).
+VARIANTS = (2, 1)
 
 # The tiny configuration of --check: it proves the pipeline, not the model.
 CHECK_SETTINGS = dict(SETTINGS, d_model=16, n_heads=2, d_head=8, steps=20, batch=8, curve_every=5, keep_min=4,
@@ -183,15 +189,17 @@ class AttentionOnly(torch.nn.Module):
     """x = E[ids] + P; per layer x += sum over heads of (softmax(causal q.k / sqrt(d_head)) v) W_O;
     logits = x W_U. No biases, no layer norm, no MLP."""
 
-    def __init__(self, d_model, n_layers, n_heads, d_head, n_ctx, embed_std=1.0):
+    def __init__(self, d_model, n_layers, n_heads, d_head, n_ctx, embed_std=1.0, n_kv_heads=None):
         super().__init__()
         self.d_head = d_head
         normal = torch.nn.init.normal_
         L, H, d, e = n_layers, n_heads, d_model, d_head
+        G = n_kv_heads or H  # key/value heads: query head h uses key/value head h // (H/G) (grouped-query)
+        self.group = H // G
         self.embed = torch.nn.Parameter(normal(torch.empty(len(VOCAB), d), std=embed_std))       # [27, d]
         self.w_q = torch.nn.Parameter(normal(torch.empty(L, H, d, e), std=d ** -0.5))      # [L, H, d, e]
-        self.w_k = torch.nn.Parameter(normal(torch.empty(L, H, d, e), std=d ** -0.5))      # [L, H, d, e]
-        self.w_v = torch.nn.Parameter(normal(torch.empty(L, H, d, e), std=d ** -0.5))      # [L, H, d, e]
+        self.w_k = torch.nn.Parameter(normal(torch.empty(L, G, d, e), std=d ** -0.5))      # [L, G, d, e]
+        self.w_v = torch.nn.Parameter(normal(torch.empty(L, G, d, e), std=d ** -0.5))      # [L, G, d, e]
         self.w_o = torch.nn.Parameter(normal(torch.empty(L, H, e, d), std=(H * e) ** -0.5))  # [L, H, e, d]
         self.unembed = torch.nn.Parameter(normal(torch.empty(d, len(OUTPUTS)), std=d ** -0.5))  # [d, 26]
         self.register_buffer("positions", sinusoidal(n_ctx, d_model).float())              # [n_ctx, d]
@@ -204,8 +212,10 @@ class AttentionOnly(torch.nn.Module):
         attention = []
         for l in range(self.w_q.shape[0]):
             q = torch.einsum("bnd,hde->bhne", x, self.w_q[l])                               # [B, H, n, e]
-            k = torch.einsum("bnd,hde->bhne", x, self.w_k[l])                               # [B, H, n, e]
-            v = torch.einsum("bnd,hde->bhne", x, self.w_v[l])                               # [B, H, n, e]
+            k = torch.einsum("bnd,gde->bgne", x, self.w_k[l])                               # [B, G, n, e]
+            v = torch.einsum("bnd,gde->bgne", x, self.w_v[l])                               # [B, G, n, e]
+            if self.group > 1:  # each key/value head serves its group of query heads (enable_gqa's way)
+                k, v = k.repeat_interleave(self.group, dim=1), v.repeat_interleave(self.group, dim=1)
             scores = q @ k.transpose(-1, -2) / math.sqrt(self.d_head)                       # [B, H, n, n]
             A = torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1)            # [B, H, n, n]
             z = A @ v                                                                       # [B, H, n, e]
@@ -217,7 +227,7 @@ class AttentionOnly(torch.nn.Module):
 def new_model(settings):
     s = settings
     return AttentionOnly(s["d_model"], s["n_layers"], s["n_heads"], s["d_head"], s["n_ctx"],
-                         embed_std=s["init_std"]["embed"])
+                         embed_std=s["init_std"]["embed"], n_kv_heads=s.get("n_kv_heads"))
 
 
 def token_losses(logits, ids):
@@ -321,7 +331,7 @@ def checkpoint_json(step, state):
 def model_from_files(config, checkpoint, dtype=torch.float32):
     """An AttentionOnly holding the weights of an exported checkpoint (decoded, then cast to dtype)."""
     model = AttentionOnly(config["d_model"], config["n_layers"], config["n_heads"], config["d_head"],
-                          config["n_ctx"]).to(dtype)
+                          config["n_ctx"], n_kv_heads=config.get("n_kv_heads")).to(dtype)
     with torch.no_grad():
         model.embed.copy_(torch.from_numpy(decode(checkpoint["embed"])))
         model.unembed.copy_(torch.from_numpy(decode(checkpoint["unembed"])))
@@ -337,6 +347,7 @@ def numpy_forward(config, checkpoint, ids):
     of ids -> {"attention": [layer][head] n x n, "logits": n x 26}. A second implementation to
     check the torch one against."""
     d, H, e = config["d_model"], config["n_heads"], config["d_head"]
+    group = H // config.get("n_kv_heads", H)  # query head h reads key/value head h // group
     n = len(ids)
     P = np.zeros((n, d))
     for i in range(n):
@@ -350,7 +361,7 @@ def numpy_forward(config, checkpoint, ids):
         update = np.zeros_like(x)
         heads = []
         for h in range(H):
-            q, k, v = x @ W_Q[h], x @ W_K[h], x @ W_V[h]                                   # [n, e]
+            q, k, v = x @ W_Q[h], x @ W_K[h // group], x @ W_V[h // group]                 # [n, e]
             A = np.zeros((n, n))
             for i in range(n):
                 s = q[i] @ k[:i + 1].T / math.sqrt(e)                                      # [i+1]
@@ -439,17 +450,18 @@ def pick_checkpoints(snapshots, keep_min):
 
 
 def model_config(settings):
-    return {"vocab": VOCAB, "outputs": OUTPUTS,
-            **{k: settings[k] for k in ("d_model", "n_layers", "n_heads", "d_head", "n_ctx")},
-            "positions": "sinusoidal"}
+    shape = ("d_model", "n_layers", "n_heads", "d_head", "n_ctx") + (("n_kv_heads",) if "n_kv_heads" in settings else ())
+    return {"vocab": VOCAB, "outputs": OUTPUTS, **{k: settings[k] for k in shape}, "positions": "sinusoidal"}
 
 
-def export(run, settings, out, heads, say=print):
-    """Write model.json and one step-NNNNN.json per kept checkpoint into out. Returns (config, kept)."""
+def export(run, settings, out, heads, say=print, steps=None):
+    """Write model.json and one step-NNNNN.json per kept checkpoint into out (those at `steps`, or
+    `pick_checkpoints`'s). Returns (config, kept)."""
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("step-*.json"):
         old.unlink()
-    kept = pick_checkpoints(run["snapshots"], settings["keep_min"])
+    kept = pick_checkpoints(run["snapshots"], settings["keep_min"]) if steps is None else \
+        [s for s in run["snapshots"] if s["step"] in steps]
     entries = []
     for snap in kept:
         name = f"step-{snap['step']:05d}.json"
@@ -512,9 +524,28 @@ def write_fixture(config, checkpoints, middle_step, settings, path):
 
 
 def main_train(out):
-    settings = SETTINGS
+    """The page's model into `out`, then its grouped-query and multi-query variants into
+    out/kv-2/ and out/kv-1/ (VARIANTS): the same seed, data and training, fewer key/value heads.
+    Only the page's model must pass the acceptance; a variant's figures are reported (its log and
+    its model.json's "acceptance"), whatever they are."""
     # The fixture goes with model/; a run into another folder keeps its fixture there.
     fixture = FIXTURE if out.resolve() == (ROOT / "model").resolve() else out / FIXTURE.name
+    status, steps = train_one(SETTINGS, out, fixture)
+    for g in VARIANTS:  # (checkpoints kept at the same steps: the page's slider is one for all)
+        train_one(dict(SETTINGS, n_kv_heads=g), out / variant_folder(g), None, steps)
+    return status
+
+
+def variant_folder(g):
+    """The folder of the variant with g key/value heads, inside the model's (app/model.py reads it)."""
+    return f"kv-{g}"
+
+
+def train_one(settings, out, fixture, steps=None):
+    """Train one model from `settings`, export it into `out` with its log, check the acceptance;
+    `fixture`: where PyTorch's forward on three checkpoints goes (None: not written); `steps`: the
+    training steps whose checkpoints are kept (None: `pick_checkpoints`). Returns the exit status
+    (1 when the acceptance fails) and the steps kept."""
     lines = []
 
     def say(line=""):
@@ -523,8 +554,9 @@ def main_train(out):
 
     say(f"Training the letter model: torch {torch.__version__}, seed {settings['seed']}, "
         f"{settings['steps']} steps of {settings['batch']} sequences, Adam lr {settings['lr']}")
+    kv = f", {settings['n_kv_heads']} key/value head(s) shared by them" if "n_kv_heads" in settings else ""
     say(f"d_model {settings['d_model']}, {settings['n_layers']} layers of {settings['n_heads']} heads "
-        f"(d_head {settings['d_head']}), n_ctx {settings['n_ctx']}, sinusoidal positions")
+        f"(d_head {settings['d_head']}{kv}), n_ctx {settings['n_ctx']}, sinusoidal positions")
     began = time.monotonic()
     run = train(settings, say)
     seconds = time.monotonic() - began
@@ -544,10 +576,11 @@ def main_train(out):
     drop = drop_steps(run["snapshots"])
     say(f"the in-context-learning score reaches 10% / 50% / 90% of its final value at steps "
         f"{drop[0.1]} / {drop[0.5]} / {drop[0.9]}")
-    config, kept = export(run, settings, out, heads, say)
+    config, kept = export(run, settings, out, heads, say, steps)
     _, checkpoints = load_exported(out)
     middle = min((c["step"] for c in config["checkpoints"]), key=lambda t: abs(t - drop[0.5]))
-    write_fixture(config, checkpoints, middle, settings, fixture)
+    if fixture is not None:
+        write_fixture(config, checkpoints, middle, settings, fixture)
 
     say("kept checkpoints: step, loss, icl, previous-token head's and induction head's scores (held-out)")
     for entry in config["checkpoints"]:
@@ -583,9 +616,13 @@ def main_train(out):
         say("FAIL: its largest weight should be on the d (position 4)")
         ok = False
     say("acceptance: " + ("PASS" if ok else "FAIL"))
+    if "n_kv_heads" in settings:  # (a variant: its figures go into its model.json, whatever they are)
+        config["acceptance"] = {"pass": ok, "induction_weight": round(last["induction_weight"], 4),
+                                "accuracy": round(last["accuracy"], 4)}
+        (out / "model.json").write_text(readable_json(config) + "\n", encoding="utf-8")
     (out / "training-log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"trained in {seconds:.0f} s; wrote {out}/ and {fixture}")
-    return 0 if ok else 1
+    print(f"trained in {seconds:.0f} s; wrote {out}/" + (f" and {fixture}" if fixture else ""))
+    return (0 if ok or "n_kv_heads" in settings else 1), [c["step"] for c in config["checkpoints"]]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -605,23 +642,16 @@ def largest_difference(a, b):
     return float(np.max(np.abs(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))))
 
 
-def main_check():
-    settings = CHECK_SETTINGS
-    failures = 0
-
-    def check(name, ok, detail=""):
-        nonlocal failures
-        failures += not ok
-        print(f"{'ok  ' if ok else 'FAIL'} {name}{': ' + detail if detail else ''}", flush=True)
-
-    began = time.monotonic()
+def check_pipeline(settings, Model, check):
+    """Train `settings` briefly, export into a temporary folder, reload, compare the forward passes
+    (torch float32 and float64, numpy, app/model.py's), each result through `check`."""
     run = train(settings, say=lambda line: None)
-    Model = app_model()
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder)
         config, kept = export(run, settings, out, ([0, 0], [1, 0]), say=lambda line: None)
         config, checkpoints = load_exported(out)
-        check("model.json names every checkpoint file, in step order",
+        G = settings.get("n_kv_heads", settings["n_heads"])
+        check(f"{G} key/value head(s): model.json names every checkpoint file, in step order",
               [c["step"] for c in config["checkpoints"]] == sorted(checkpoints) and 0 in checkpoints
               and all((out / c["file"]).exists() for c in config["checkpoints"]))
         L, H, d, e = settings["n_layers"], settings["n_heads"], settings["d_model"], settings["d_head"]
@@ -631,7 +661,8 @@ def main_check():
             shapes_ok &= c["embed"]["shape"] == [27, d] and c["unembed"]["shape"] == [d, 26]
             for l in range(L):
                 layer = c["layers"][l]
-                shapes_ok &= all(layer[n]["shape"] == [H, d, e] for n in ("w_q", "w_k", "w_v"))
+                shapes_ok &= layer["w_q"]["shape"] == [H, d, e]
+                shapes_ok &= all(layer[n]["shape"] == [G, d, e] for n in ("w_k", "w_v"))
                 shapes_ok &= layer["w_o"]["shape"] == [H, e, d]
                 for name in ("w_q", "w_k", "w_v", "w_o"):  # bit for bit what was trained
                     shapes_ok &= np.array_equal(decode(layer[name]), snap["state"][name][l].double().numpy())
@@ -668,6 +699,21 @@ def main_check():
             check("app/model.py's Model.run equals it", worst_app < 1e-9, f"largest difference {worst_app:.1e} (< 1e-9)")
         else:
             print("skip app/model.py has no Model.from_json yet")
+
+
+
+def main_check():
+    failures = 0
+
+    def check(name, ok, detail=""):
+        nonlocal failures
+        failures += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {name}{': ' + detail if detail else ''}", flush=True)
+
+    began = time.monotonic()
+    Model = app_model()
+    for settings in (CHECK_SETTINGS, dict(CHECK_SETTINGS, n_kv_heads=1)):  # (and a multi-query variant)
+        check_pipeline(settings, Model, check)
 
     # The committed model, if there is one: its checkpoints still give the fixture's numbers.
     committed = ROOT / "model"

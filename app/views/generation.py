@@ -49,6 +49,18 @@ STRINGS = {
                            "aggiunta. Le righe di prima non cambiano: per questo non si ricalcolano."),
         "gen_cache_k": "K",
         "gen_cache_v": "V",
+        "gen_cache_shared": "Strato {layer}, testa chiave/valore {g} (la usano le teste {heads})",
+        "gen_kv_legend": "Teste chiave/valore del modello",
+        "gen_kv_4": "4: ogni testa le sue (il modello della pagina)",
+        "gen_kv_2": "2: grouped-query, addestrato allo stesso modo",
+        "gen_kv_1": "1: multi-query, addestrato allo stesso modo",
+        "gen_kv_help": ("Le varianti sono state addestrate con lo stesso seme e gli stessi dati, con meno teste "
+                        "chiave/valore: la cache per token è {n} numeri per strato invece di {full}."),
+        "gen_kv_own": "Ogni testa ha le sue chiavi e i suoi valori: la cache per token è {n} numeri per strato.",
+        "gen_kv_formed": ("In questa variante la testa di induzione (strato {layer}, testa {head}) si è formata: "
+                          "peso {weight} sulla lettera da copiare, previsioni giuste {accuracy} (dopo l'addestramento)."),
+        "gen_kv_not_formed": ("In questa variante la testa di induzione non si è formata del tutto: peso {weight} "
+                              "sulla lettera da copiare, previsioni giuste {accuracy} (dopo l'addestramento)."),
         "gen_col_position": "Posizione",
         "gen_row_new": "nuova",
         "gen_attention_heading": "Dove guarda la lettera nuova",
@@ -87,6 +99,7 @@ STRINGS = {
         "gen_real_llama": "LLaMA 2 70B, grouped-query: 80 strati, 8 teste chiave/valore, d_head 128",
         "gen_real_deepseek": "DeepSeek-V2, attenzione latente: 60 strati, latente di 512 + chiave RoPE di 64",
         "gen_real_ours": "Il modello della pagina: {L} strati, {H} teste, d_head {d}",
+        "gen_real_ours_kv": "La variante del modello della pagina: {L} strati, {H} teste, {G} chiave/valore, d_head {d}",
         "gen_real_note": "GPT-2 legge al massimo 1.024 token: a 100.000 è un conto, non un uso possibile.",
     },
     "en": {
@@ -121,6 +134,18 @@ STRINGS = {
                            "The rows before do not change: that is why they are not computed again."),
         "gen_cache_k": "K",
         "gen_cache_v": "V",
+        "gen_cache_shared": "Layer {layer}, key/value head {g} (used by heads {heads})",
+        "gen_kv_legend": "The model's key/value heads",
+        "gen_kv_4": "4: each head its own (the page's model)",
+        "gen_kv_2": "2: grouped-query, trained alike",
+        "gen_kv_1": "1: multi-query, trained alike",
+        "gen_kv_help": ("The variants were trained with the same seed and data, with fewer key/value heads: the "
+                        "cache a token is {n} numbers a layer instead of {full}."),
+        "gen_kv_own": "Each head has its own keys and values: the cache a token is {n} numbers a layer.",
+        "gen_kv_formed": ("In this variant the induction head (layer {layer}, head {head}) formed: weight {weight} on "
+                          "the letter to copy, predictions right {accuracy} (after training)."),
+        "gen_kv_not_formed": ("In this variant the induction head did not fully form: weight {weight} on the letter "
+                              "to copy, predictions right {accuracy} (after training)."),
         "gen_col_position": "Position",
         "gen_row_new": "new",
         "gen_attention_heading": "Where the new letter looks",
@@ -157,6 +182,7 @@ STRINGS = {
         "gen_real_llama": "LLaMA 2 70B, grouped-query: 80 layers, 8 key/value heads, d_head 128",
         "gen_real_deepseek": "DeepSeek-V2, latent attention: 60 layers, a 512 latent + a 64 RoPE key",
         "gen_real_ours": "The page's model: {L} layers, {H} heads, d_head {d}",
+        "gen_real_ours_kv": "The page's model's variant: {L} layers, {H} heads, {G} key/value, d_head {d}",
         "gen_real_note": "GPT-2 reads at most 1,024 tokens: at 100,000 it is a sum, not a possible use.",
     },
 }
@@ -184,7 +210,8 @@ def off_attr(ctx):
 
 
 def render_controls(ctx):
-    """The Write control: step, play (pressed while it plays), clear; the note on reduced motion."""
+    """The Write control: step, play (pressed while it plays), clear; the note on reduced motion;
+    the model's key/value heads (the page's model or its grouped-query, multi-query variant)."""
     lang, off, n = ctx.lang, off_attr(ctx), ctx.settings.generate
     record = ctx.record  # (no more letters once 40 are written or the model's positions are full)
     full = n >= generate.MAX or len(record.tokens) >= record.model.n_ctx
@@ -193,7 +220,27 @@ def render_controls(ctx):
             f'<button type="button" id="gen-step"{off}{" disabled" if full and not off else ""}>{t("gen_step")}</button>'
             f'<button type="button" class="secondary" id="gen-play" aria-pressed="false"{off}>{t("gen_play")}</button>'
             f'<button type="button" class="secondary" id="gen-clear"{off}>{t("gen_clear")}</button></div>'
-            f'<p class="hint">{t("gen_play_note")}</p>')
+            f'<p class="hint">{t("gen_play_note")}</p>' + kv_choice(ctx))
+
+
+def kv_choice(ctx):
+    """The radio buttons of the model's key/value heads (`kv_heads`), and what the variant's training found."""
+    lang, off, record = ctx.lang, off_attr(ctx), ctx.record
+    g = ctx.settings.kv_heads
+    choices = "".join(
+        f'<label class="kv-choice"><input type="radio" id="kv-{k}" name="kv_heads" value="{k}"'
+        f'{" checked" if k == g else ""}{off}> {esc(text(lang, "gen_kv_" + str(k)))}</label>' for k in (4, 2, 1))
+    d, heads = record.model.d_head, record.model.heads
+    said = text(lang, "gen_kv_own" if record.model.variant is None else "gen_kv_help",
+                n=2 * record.model.kv_heads * d, full=2 * heads * d)
+    found = model.config(record.model.variant).get("acceptance")
+    if found is not None:
+        layer, head = record.induction_head
+        said += " " + text(lang, "gen_kv_formed" if found["pass"] else "gen_kv_not_formed", layer=layer + 1,
+                           head=head + 1, weight=percent(found["induction_weight"], lang, "bar"),
+                           accuracy=percent(found["accuracy"], lang, "bar"))
+    return (f'<fieldset class="kv-heads"><legend>{esc(text(lang, "gen_kv_legend"))}</legend>{choices}</fieldset>'
+            f'<p class="hint" id="gen-kv-said">{esc(said)}</p>')
 
 
 def letter_of(token, lang):
@@ -274,17 +321,26 @@ def cache_table(rows, tokens, which, caption, lang):
 
 
 def render_cache(record, step, lang):
-    """The cache, a K and a V table for each layer and head (the induction head's open)."""
-    cache, tokens = record.generation.cache, record.tokens
+    """The cache, a K and a V table for each layer and key/value head (the induction head's open;
+    a grouped-query or multi-query model keeps fewer than its heads, each serving a group)."""
+    cache, tokens, group = record.generation.cache, record.tokens, record.model.group
     out = []
-    for layer, head in heads_of(step):
-        caption = text(lang, "model_head_caption", layer=layer + 1, head=head + 1)
-        opened = " open" if (layer, head) == record.induction_head else ""
-        out.append(f'<details class="gen-cache" data-head="{layer}-{head}"{opened}><summary>'
-                   f'{esc(head_caption(record, layer, head, lang))}</summary>'
-                   f'<div class="table-wrap" role="region" tabindex="0" aria-label="{esc(caption)} · K, V">'
-                   + cache_table(cache.k[layer][head], tokens, "K", caption, lang)
-                   + cache_table(cache.v[layer][head], tokens, "V", caption, lang) + "</div></details>")
+    for layer in range(len(cache.k)):
+        for g in range(len(cache.k[layer])):
+            head = g * group  # (the first head it serves: data-head names it, as with one a head)
+            if group == 1:
+                caption, summary = (text(lang, "model_head_caption", layer=layer + 1, head=head + 1),
+                                    head_caption(record, layer, head, lang))
+            else:
+                served = "–".join(str(h + 1) for h in sorted({head, head + group - 1}))
+                caption = summary = text(lang, "gen_cache_shared", layer=layer + 1, g=g + 1, heads=served)
+            induction_layer, induction_head = record.induction_head
+            opened = " open" if layer == induction_layer and induction_head // group == g else ""
+            out.append(f'<details class="gen-cache" data-head="{layer}-{head}"{opened}><summary>'
+                       f'{esc(summary)}</summary>'
+                       f'<div class="table-wrap" role="region" tabindex="0" aria-label="{esc(caption)} · K, V">'
+                       + cache_table(cache.k[layer][g], tokens, "K", caption, lang)
+                       + cache_table(cache.v[layer][g], tokens, "V", caption, lang) + "</div></details>")
     return (f'<h3>{esc(text(lang, "gen_cache_heading"))}</h3><p class="hint">{esc(text(lang, "gen_cache_help"))}</p>'
             + "".join(out))
 
@@ -349,10 +405,12 @@ def cost_rows(record, lang):
     """The counters' rows: (label, value) for the cache in numbers and bytes and the products."""
     generation = getattr(record, "generation", None)
     layers, heads, d = shape(record)
-    c = generation.counters if generation is not None else generate.counters(len(record.tokens), 0, layers, heads, d)
+    kv_heads = record.model.kv_heads
+    c = generation.counters if generation is not None else \
+        generate.counters(len(record.tokens), 0, layers, heads, d, kv_heads=kv_heads)
     n = c["numbers"]
     return c, [
-        ("numbers", text(lang, "gen_cost_numbers", L=layers, H=heads, d=d, T=c["tokens"]), whole(n, lang)),
+        ("numbers", text(lang, "gen_cost_numbers", L=layers, H=kv_heads, d=d, T=c["tokens"]), whole(n, lang)),
         ("f16", text(lang, "gen_cost_f16"), whole(2 * n, lang)),
         ("f32", text(lang, "gen_cost_f32"), whole(4 * n, lang)),
         ("cached", text(lang, "gen_cost_cached"), whole(c["products_cached"], lang)),
@@ -394,6 +452,11 @@ REAL = (
 LENGTHS = (1_000, 100_000)
 
 
+def contract_variant(settings):
+    from app import contract  # (the contract imports the views' registry, which imports this)
+    return contract.model_variant(settings)
+
+
 def real_rows():
     """(key, numbers a token, [(tokens, numbers, float16 bytes)]) for each real model."""
     return [(key, layers * per_layer, [(n, layers * per_layer * n, 2 * layers * per_layer * n) for n in LENGTHS])
@@ -412,10 +475,13 @@ def render_sizes(ctx):
     try:  # (the page's model row in model mode only: its files are read in no other mode)
         if ctx.settings.mode != "model":
             raise model.Unavailable("not in model mode")
-        config = model.config()
+        config = model.config(contract_variant(ctx.settings))
         layers, heads, d = config["n_layers"], config["n_heads"], config["d_head"]
-        per_token = 2 * layers * heads * d
-        rows.append(f'<tr data-model="ours"><th scope="row">{t("gen_real_ours", L=layers, H=heads, d=d)}</th>'
+        kv_heads = config.get("n_kv_heads", heads)
+        per_token = 2 * layers * kv_heads * d
+        said = t("gen_real_ours", L=layers, H=heads, d=d) if kv_heads == heads else \
+            t("gen_real_ours_kv", L=layers, H=heads, G=kv_heads, d=d)
+        rows.append(f'<tr data-model="ours"><th scope="row">{said}</th>'
                     f'<td>{whole(per_token, lang)}</td>'
                     + "".join(f'<td>{whole(per_token * n, lang)} · {esc(size(2 * per_token * n, lang))}</td>'
                               for n in LENGTHS) + "</tr>")

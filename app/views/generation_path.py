@@ -45,10 +45,12 @@ registry.add_strings({
         P + "saves_text": ("Senza cache, per ogni lettera il modello rifarebbe i conti di tutto il prefisso. Con la "
                            "cache ogni lettera costa un'unica riga di attenzione; in cambio la cache occupa memoria, "
                            "2 · strati · teste · d_head numeri per token."),
-        P + "saves_try": "Scrivi dieci lettere e confronta i due contatori; poi guarda la cache dei modelli veri.",
+        P + "saves_try": ("Scrivi dieci lettere e confronta i due contatori; poi scegli «1: multi-query» fra le teste "
+                          "chiave/valore del modello e guarda la cache in numeri. Infine la cache dei modelli veri."),
         P + "saves_answer": ("Il costo ricalcolato cresce col quadrato della lunghezza, quello con la cache "
-                             "in modo lineare per lettera. Ma a 100.000 token la cache di un modello grande pesa "
-                             "decine di gigabyte: è lei il limite."),
+                             "in modo lineare per lettera. La variante multi-query, addestrata allo stesso modo, "
+                             "tiene un quarto dei numeri e scrive ancora la copia. Ma a 100.000 token la cache di un "
+                             "modello grande pesa decine di gigabyte: è lei il limite."),
         P + "shared_title": "Chiavi condivise",
         P + "shared_text": ("Per rimpicciolire la cache più teste di query possono condividere le stesse chiavi e "
                             "valori: grouped-query (LLaMA 2 70B: 64 teste di query, 8 di chiavi e valori) o "
@@ -97,10 +99,12 @@ registry.add_strings({
         P + "saves_text": ("Without a cache, for each letter the model would redo the whole prefix. With the cache "
                            "each letter costs one row of attention; in exchange the cache takes memory, "
                            "2 · layers · heads · d_head numbers a token."),
-        P + "saves_try": "Write ten letters and compare the two counters; then look at the real models' caches.",
+        P + "saves_try": ("Write ten letters and compare the two counters; then choose “1: multi-query” among the "
+                          "model's key/value heads and look at the cache in numbers. Last, the real models' caches."),
         P + "saves_answer": ("The recomputed cost grows with the square of the length, the cached one linearly a "
-                             "letter. But at 100,000 tokens a large model's cache weighs tens of gigabytes: the "
-                             "cache is the limit."),
+                             "letter. The multi-query variant, trained alike, keeps a quarter of the numbers and "
+                             "still writes the copy. But at 100,000 tokens a large model's cache weighs tens of "
+                             "gigabytes: the cache is the limit."),
         P + "shared_title": "Shared keys",
         P + "shared_text": ("To make the cache smaller, several query heads can share the same keys and values: "
                             "grouped-query (LLaMA 2 70B: 64 query heads, 8 key/value heads) or multi-query (one)."),

@@ -332,7 +332,8 @@ CIRCUIT = registry.add(registry.View(
                                       "model-circuit", view=False)))
 TRAINING = registry.add(registry.View(
     id="training", place=200, modes=MODEL,
-    draw=lambda ctx: registry.section("training", render_training(model.config(), ctx.record.step, ctx.lang),
+    draw=lambda ctx: registry.section("training", render_training(model.config(ctx.record.model.variant),
+                                                                  ctx.record.step, ctx.lang),
                                       "model-training", view=False)))
 PREDICTIONS = registry.add(registry.View(
     id="predictions", place=210, modes=MODEL,

@@ -123,3 +123,32 @@ def test_a_window_of_3_typed_in_model_mode_breaks_the_copy(lab):
     page.locator("#model-window-w").dispatch_event("change")
     page.wait_for_function("!document.querySelector('#view-model-window table.mw-table td:nth-of-type(6)')")
     assert page.locator("#view-heatmap td.skipped").count() == 0
+
+
+def test_the_multi_query_model_writes_the_copy_with_a_quarter_of_the_cache(lab):
+    """Step 3, five letters written: arrow keys to "1: multi-query" among the model's key/value heads; the
+    variant still writes «d e f g h», the state's cache numbers are a quarter, one cache table a layer."""
+    page = lab
+    go_step(page, 3)
+    page.fill("#sentence-input", "a b c d e f g h a b c")
+    page.press("#sentence-input", "Enter")
+    wait_state(page, "s.model && s.model.tokens.length === 12")
+    for n in range(1, 6):
+        page.locator("#gen-step").click()
+        wait_state(page, f"s.model.generated.length === {n}")
+    before = get_state(page)
+    page.locator("#kv-4").focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    state = wait_state(page, "s.kv_heads === 1 && s.model && s.model.generated.length === 5")
+    assert page.evaluate("document.activeElement.id") == "kv-1"
+    assert state["model"]["generated"] == list("defgh") == before["model"]["generated"]
+    assert state["model"]["cache"]["numbers"] * 4 == before["model"]["cache"]["numbers"]
+    assert state["cache_per_token"] == 16 and before["cache_per_token"] == 64
+    assert page.locator("details.gen-cache").count() == 2
+    numbers = page.locator("#view-generation-cost tr[data-counter='numbers'] td").inner_text()
+    assert int(re.sub(r"[.,\s]", "", numbers)) == state["model"]["cache"]["numbers"]
+    step_at_two_widths(page, lambda width: accessible(page, "multi-query model", width),
+                       str(SHOTS / f"model-kv1-{page.lang}-{{width}}.png"))
+    page.locator("#kv-4").check()
+    wait_state(page, "s.kv_heads === 4")
