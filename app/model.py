@@ -69,15 +69,22 @@ def folder(kv=None):
     return "" if kv in (None, HEADS) else f"kv-{kv}/"
 
 
-@functools.lru_cache(maxsize=3)
 def config(kv=None):
     """model/model.json (or a variant's): the shape, the vocabulary, the checkpoints, the curve,
     the named heads."""
-    name = folder(kv) + "model.json"
+    return _config(folder(kv))  # (one cache entry a file, however the variant is named)
+
+
+@functools.lru_cache(maxsize=3)
+def _config(where):
+    name = where + "model.json"
     try:
         return json.loads(_read(name))
     except ValueError as error:
         raise Unavailable(name) from error
+
+
+config.cache_clear = _config.cache_clear  # (the tests read the files afresh)
 
 
 def steps(kv=None):
@@ -93,14 +100,22 @@ def nearest_step(step, kv=None):
     return min(kept, key=lambda s: (abs(s - step), s))
 
 
-@functools.lru_cache(maxsize=16)  # a slider moved back and forth reads each of the ~15 files once (~0.4 MB each)
 def checkpoint(step, kv=None):
     """The Model of the kept checkpoint at training step `step` (of the variant with `kv` key/value heads)."""
-    file = folder(kv) + next(c["file"] for c in config(kv)["checkpoints"] if c["step"] == step)
+    return _checkpoint(step, folder(kv))
+
+
+@functools.lru_cache(maxsize=16)  # a slider moved back and forth reads each of the ~15 files once (~0.4 MB each)
+def _checkpoint(step, where):
+    kv = int(where[3:-1]) if where else None
+    file = where + next(c["file"] for c in config(kv)["checkpoints"] if c["step"] == step)
     try:
         return Model.from_json(config(kv), json.loads(_read(file)))
     except (ValueError, KeyError) as error:
         raise Unavailable(file) from error
+
+
+checkpoint.cache_clear = _checkpoint.cache_clear
 
 
 def tensor(t):
