@@ -79,7 +79,14 @@ class Shared:
     same records when nothing is shared), whether the active head's W_K or W_V are edited, and the
     active head's record with keys and values rebuilt from the latent (`latent`)."""
 
-    __slots__ = ("kv_heads", "own", "edited", "head", "latent", "cards", "shows")
+    __slots__ = ("kv_heads", "own", "edited", "own_keys", "head", "latent", "cards", "shows")
+
+
+def own_keys_on(settings):
+    """Whether the shared-keys view's button is pressed: the first head active, its W_K the keys
+    without the pointer feature (app/heads.py NO_POINTER_KEYS)."""
+    return settings.head == 0 and settings.w_k is not None and \
+        [list(map(float, r)) for r in settings.w_k] == [list(r) for r in heads.NO_POINTER_KEYS]
 
 
 def shared_of(settings, tokens, record):
@@ -91,6 +98,7 @@ def shared_of(settings, tokens, record):
     shared = Shared()
     shared.kv_heads, shared.head, shared.shows = settings.kv_heads, settings.head, shows
     shared.edited = settings.w_k is not None or settings.w_v is not None
+    shared.own_keys = own_keys_on(settings)
     shared.own = record.head_records
     if settings.kv_heads != len(heads.HEADS):
         shared.own = _compute(settings.copy(kv_heads=len(heads.HEADS)), tokens).head_records
@@ -249,12 +257,13 @@ def _matrix(record):
 
 
 def _heads(settings):
-    """heads[]: every head's designed W_Q, the W_K and W_V it uses (under `kv_heads`, its group's
-    first head's, as edited), and its name in the page language."""
+    """heads[]: every head's designed matrices and its name in the page language; when `kv_heads`
+    groups the heads, the W_K and W_V each uses (its group's first head's, as edited)."""
     out = []
     for i, h in enumerate(heads.HEADS):
-        w_q = heads.designed(i)[0]
-        _, w_k, w_v = head_matrices(settings, i)
+        w_q, w_k, w_v = heads.designed(i)
+        if settings.kv_heads != len(heads.HEADS):
+            _, w_k, w_v = head_matrices(settings, i)
         out.append({"id": h.id, "name": i18n.text(settings.lang, "head_name_" + h.id),
                     "w_q": w_q, "w_k": w_k, "w_v": w_v})
     return out

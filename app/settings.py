@@ -407,9 +407,32 @@ def _take_step(settings, step, change):
     if step is not None and step > path.count(settings.path):
         raise Bad()
     mode = settings.mode if step is None else path.step_of(step, settings.path).mode
-    after = switch_mode(settings.copy(step=step), mode).copy(step=step)
+    after = _leave_labs(switch_mode(settings.copy(step=step), mode).copy(step=step))
     _retokenize(settings, after, change)
     return after
+
+
+# Settings whose control lives only in a lab's view, by mode: a step (or the explorer) that shows
+# none of those views sets them back to their default, so that nothing the student can no longer
+# see or change goes on shaping the numbers (a link's own value comes after its step: it stays).
+LAB_CONTROLS = {"kv_heads": {"sentence": ("shared-keys",), "model": ("generation",)},
+                "window": {"model": ("model-window",)}}
+
+
+def _leave_labs(settings):
+    for attr, where in LAB_CONTROLS.items():
+        views = where.get(settings.mode, ())
+        if views and not any(_shown(settings, v) for v in views):
+            settings = settings.copy(**{attr: BY_ATTR[attr].default})
+    return settings
+
+
+def _shown(settings, view_id):
+    """Whether the view is on screen for these settings: in the explorer of its mode, or on a step that names it."""
+    view = registry.view(view_id)
+    if settings.step is None:
+        return view.explorer and settings.mode in view.modes
+    return registry.step_shows(settings, view_id)
 
 
 QUESTIONS = 5  # the questions an exercise asks, by default (the `questions` setting)
@@ -512,7 +535,7 @@ SCHEMA = (
             example="1,0,0,0;0,1,0,0;0,0,1,0;0,0,0,1",
             url="wv", host="wv", control=None, kind="matrix", default=None,
             high=attention.D_MODEL, cols=attention.D_MODEL),
-    # Shared keys (docs/DESIGN.md, "Shared keys"; app/heads.py `kv_group`): how many key/value heads
+    # Shared keys (docs/DESIGN.md, "Shared keys"; app/heads.py `kv_source`): how many key/value heads
     # the designed heads share. Its control lives in the generation lab's view (app/views/shared_keys.py).
     Setting(attr="kv_heads",
             help=("how many key/value heads four heads share: 4 (each its own, multi-head), 2 (grouped-query) "

@@ -130,7 +130,7 @@ def test_leaving_model_mode_takes_the_window_away():
 
 
 def test_an_empty_window_box_means_no_window_and_a_bad_one_says_why():
-    """The view's box: empty is none; 'x' or 99 is refused with the page's note, the window unchanged."""
+    """The view's box: empty is none; 'x', −1, 2.5 or past the longest text is refused with the page's note."""
     setting = schema.BY_ATTR["window"]
 
     class Box:
@@ -139,7 +139,19 @@ def test_an_empty_window_box_means_no_window_and_a_bad_one_says_why():
 
     assert setting.from_control(Box("")) is None
     assert setting.from_control(Box(" 4 ")) == 4
-    for bad in ("x", "-1", "2.5"):
+    for bad in ("x", "-1", "2.5", str(schema.MAX_LIMIT + 1)):
         with pytest.raises(schema.Bad) as refused:
             setting.from_control(Box(bad))
         assert isinstance(refused.value.note, schema.Note)
+
+
+def test_the_window_compares_a_variant_with_itself_without_a_window():
+    """With the multi-query variant chosen, the "no window" column is that variant's own predictions."""
+    settings, record, html = page(mode="model", s=REPEAT, path="generation", step=6, window=3, kv_heads=1)
+    assert record.model.kv_heads == 1
+    full = model_window.full_record(settings)
+    assert full.model.kv_heads == 1 and full.window is None
+    assert full.next == model.compute(REPEAT, None, None, 1).next
+    text = plain(re.search(r'<section id="view-model-window".*?</section>', html, re.S).group(0))
+    right = model_window.score(full, model_window.copies(full, len(full.tokens)), full.tokens)
+    assert f"giusto {right} (" in text

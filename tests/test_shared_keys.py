@@ -89,7 +89,8 @@ def test_the_state_says_the_groups_matrices_and_the_cache_a_token(g):
     assert state["kv_heads"] == g and state["cache_per_token"] == 2 * g * 4
     for h, head in enumerate(state["heads"]):
         first = h // (H // g) * (H // g)
-        assert head["w_k"] == (edited if first == 0 else np.eye(4).tolist())
+        # (at 4, nothing shared, heads[] holds the designed matrices as it always has)
+        assert head["w_k"] == (edited if first == 0 and g < 4 else np.eye(4).tolist())
         assert head["w_v"] == np.eye(4).tolist()
         assert head["w_q"] == W_Q[h].tolist()
 
@@ -134,7 +135,7 @@ def test_multi_query_shrinks_the_cache_and_moves_no_designed_bar():
     section = plain(re.search(r'<section id="view-shared-keys".*?</section>', html, re.S).group(0))
     assert "2 · 1 · 4 = 8 numeri" in section
     assert section.count("Chi fa cosa") >= 5  # the first head's name, as every head's source
-    assert "0 punti" in section and "12 punti" not in section
+    assert re.findall(r"(\d+) punti", section) == ["0"] * 4
     assert "W_K = W_V = identità" in section
     assert record.shared.own is not record.head_records
 
@@ -174,6 +175,13 @@ def test_the_latent_rebuilds_keys_and_values_as_numpy_does():
         np.testing.assert_allclose(record.shared.latent.outputs, w @ rebuilt, rtol=0, atol=1e-12)
         section = plain(re.search(r'<section id="view-latent".*?</section>', html, re.S).group(0))
         assert ("3 numeri" if lang == "it" else "3 numbers") in section
+        # the sentence under the table names the word numpy's exact and rebuilt rows look at most
+        exact_scores = q @ x.T / 2.0
+        np.fill_diagonal(exact_scores, -np.inf)
+        i = settings.focus
+        a, b = tokens[int(np.argmax(exact_scores[i]))].text, tokens[int(np.argmax(w[i]))].text
+        kept = "resta" if lang == "it" else "stays"
+        assert (kept in section) == (a == b) and a in section and b in section
 
 
 def test_off_its_steps_nothing_more_is_computed():
@@ -184,3 +192,30 @@ def test_off_its_steps_nothing_more_is_computed():
             if settings.mode == "sentence" else None
         record = contract.compute(settings, tokens)
         assert getattr(record, "shared", None) is None
+
+
+def test_a_non_first_heads_edits_are_not_used_and_the_view_says_why():
+    """g = 2, the pointers head active with its own W_K: it reads the first head's keys instead, its
+    bars move for that reason, and the note says so (not that the first head's keys changed)."""
+    edited = "0,0,0,1;0,1,0,0;0,0,1,0;1,0,0,0"
+    _, tokens, record, html = step_html(4, lang="en", kv_heads=2, head=1, wk=edited, focus=1)
+    state = state_for_link({"lang": ["en"], "kv_heads": ["2"], "head": ["1"], "wk": [edited]}, LEXICONS)
+    assert state["heads"][1]["w_k"] == np.eye(4).tolist()  # (as used: the first head's designed keys)
+    section = plain(re.search(r'<section id="view-shared-keys".*?</section>', html, re.S).group(0))
+    assert "The edits to the W_K and W_V of “Pointers” do not count now" in section
+    assert "the heads of its group follow them" not in section
+
+
+def test_leaving_the_steps_takes_away_what_only_they_could_change():
+    """kv_heads set on step 4 goes back to 4 in the explorer; a window on step 6 goes back to none on
+    step 5 and in the model explorer; a link's own value after its step stays."""
+    on_step, _ = schema.parse_params({"path": ["generation"], "step": ["4"], "kv_heads": ["1"]}, LEXICONS)
+    assert on_step.kv_heads == 1
+    change = schema.Change(None, LEXICONS)
+    assert schema.BY_ATTR["step"].apply(on_step, None, change).kv_heads == 4
+    assert schema.BY_ATTR["step"].apply(on_step, 5, change).kv_heads == 4  # (the latent shows no radios)
+    window, _ = schema.parse_params({"path": ["generation"], "step": ["6"], "window": ["3"]}, LEXICONS)
+    assert window.window == 3 and window.mode == "model"
+    assert schema.BY_ATTR["step"].apply(window, None, change).window is None
+    explorer, _ = schema.parse_params({"mode": ["model"], "window": ["3"], "kv_heads": ["1"]}, LEXICONS)
+    assert (explorer.window, explorer.kv_heads) == (3, 1)  # (a teacher's link keeps both)

@@ -115,10 +115,13 @@ def score(record, places, typed_tokens):
 
 
 def full_record(settings):
-    """The same checkpoint on the same letters without a window (and writing as many letters)."""
+    """The same model (the variant chosen too) and checkpoint on the same letters without a window,
+    writing as many letters."""
+    from app import contract  # (the contract imports the views' registry, which imports this)
+    kv = contract.model_variant(settings)
     if settings.generate:
-        return generate.compute(settings.sentence, settings.checkpoint, settings.generate, None)
-    return model.compute(settings.sentence, settings.checkpoint, None)
+        return generate.compute(settings.sentence, settings.checkpoint, settings.generate, None, kv)
+    return model.compute(settings.sentence, settings.checkpoint, None, kv)
 
 
 def written_of(record):

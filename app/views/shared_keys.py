@@ -45,14 +45,14 @@ STRINGS = {
         "kv_changed": ("Qui le chiavi della prima testa non sono più la carta: le teste del suo gruppo le seguono, e "
                        "le loro barre cambiano. Con chiavi condivise le teste devono accordarsi su cosa dice una "
                        "chiave."),
-        "kv_row_same": ("Qualche testa ora usa chiavi diverse dalle sue, ma per «{word}» nessuna barra si muove: "
-                        "prova un'altra parola, per esempio un nome."),
+        "kv_row_same": ("Il gruppo della prima testa ora legge le sue chiavi cambiate, ma per «{word}» nessuna "
+                        "barra si muove: prova un'altra parola."),
         "kv_edited_unused": ("Le modifiche a W_K e W_V di «{head}» non contano ora: usa quelle di «{first}», la prima "
-                             "testa del suo gruppo."),
-        "kv_own_on": "Dai a «{head}» chiavi senza il tratto «rimando»",
-        "kv_own_off": "Torna alle chiavi progettate",
-        "kv_own_help": ("Il bottone cambia W_K di «{head}»: le sue chiavi perdono l'ultimo numero della carta. Le sue "
-                        "barre quasi non si muovono; guarda cosa succede alle teste che le condividono."),
+                             "testa del suo gruppo. Per questo le sue barre possono cambiare."),
+        "kv_own": "Chiavi di «{head}» senza il tratto «rimando»",
+        "kv_own_help": ("Premuto, il bottone cambia W_K di «{head}»: le sue chiavi perdono l'ultimo numero della carta "
+                        "(premuto di nuovo, torna quella progettata). Le sue barre quasi non si muovono; guarda cosa "
+                        "succede alle teste che le condividono."),
         "kv_cache_heading": "La cache per token e strato",
         "kv_cache": "2 · g · d_head = 2 · {g} · {d} = {n} numeri",
         "kv_cache_caption": "Numeri tenuti in cache per token e strato, con d_head = {d}",
@@ -63,7 +63,6 @@ STRINGS = {
         "kv_kind_1": "multi-query (g = 1)",
         "kv_kind_latent": "latente ({n} numeri, il passo dopo)",
         "kv_now": "(scelta ora)",
-        "kv_no_row": "Scegli una parola per vedere dove guarda ogni testa.",
         "latent_heading": "Attenzione latente",
         "latent_intro": ("Invece delle chiavi e dei valori di ogni testa, la cache tiene per ogni token un solo vettore "
                          "latente c = x · W_DKV, più piccolo; ogni testa ricostruisce da lì le sue chiavi e i suoi "
@@ -109,14 +108,14 @@ STRINGS = {
                     "values. They differ only by their question, which is why sharing keys can work."),
         "kv_changed": ("Here the first head's keys are no longer the card: the heads of its group follow them, and "
                        "their bars change. With shared keys the heads must agree on what a key says."),
-        "kv_row_same": ("Some head now uses keys other than its own, but for “{word}” no bar moves: try another "
-                        "word, a noun for instance."),
+        "kv_row_same": ("The first head's group now reads its changed keys, but for “{word}” no bar moves: try "
+                        "another word."),
         "kv_edited_unused": ("The edits to the W_K and W_V of “{head}” do not count now: it uses those of “{first}”, "
-                             "the first head of its group."),
-        "kv_own_on": "Give “{head}” keys without the pointer feature",
-        "kv_own_off": "Back to the designed keys",
-        "kv_own_help": ("The button changes the W_K of “{head}”: its keys lose the card's last number. Its bars "
-                        "hardly move; see what happens to the heads that share them."),
+                             "the first head of its group. That is why its bars may change."),
+        "kv_own": "Keys of “{head}” without the pointer feature",
+        "kv_own_help": ("Pressed, the button changes the W_K of “{head}”: its keys lose the card's last number "
+                        "(pressed again, the designed one is back). Its bars hardly move; see what happens to the "
+                        "heads that share them."),
         "kv_cache_heading": "The cache a token and layer",
         "kv_cache": "2 · g · d_head = 2 · {g} · {d} = {n} numbers",
         "kv_cache_caption": "Numbers kept in the cache a token and layer, with d_head = {d}",
@@ -127,7 +126,6 @@ STRINGS = {
         "kv_kind_1": "multi-query (g = 1)",
         "kv_kind_latent": "latent ({n} numbers, the next step)",
         "kv_now": "(chosen now)",
-        "kv_no_row": "Pick a word to see where each head looks.",
         "latent_heading": "Latent attention",
         "latent_intro": ("Instead of every head's keys and values, the cache keeps for each token one latent vector "
                          "c = x · W_DKV, smaller; each head rebuilds its keys and values from it with its own "
@@ -185,9 +183,9 @@ def kv_controls(shared, lang):
         f'<label class="kv-choice"><input type="radio" id="kv-{g}" name="kv_heads" value="{g}"'
         f'{" checked" if g == shared.kv_heads else ""}> {t("kv_choice_" + str(g))}</label>' for g in (4, 2, 1))
     first = heads.HEADS[0].id
-    on = shared.head == 0 and shared.edited
+    on = shared.own_keys
     button = (f'<p class="kv-own"><button type="button" id="kv-own" class="secondary" aria-pressed="{"true" if on else "false"}">'
-              f'{t("kv_own_off" if on else "kv_own_on", head=text(lang, "head_name_" + first))}</button> '
+              f'{t("kv_own", head=text(lang, "head_name_" + first))}</button> '
               f'<span class="hint">{t("kv_own_help", head=text(lang, "head_name_" + first))}</span></p>')
     return f'<fieldset class="kv-heads"><legend>{t("kv_legend")}</legend>{choices}</fieldset>' + button
 
@@ -229,11 +227,18 @@ def render_shared(row, tokens, lang, word=None):
     caption = t("kv_caption", word=tokens[i].text)
     columns = "".join(f'<th scope="col">{t(k)}</th>' for k in ("kv_col_head", "kv_col_from", "kv_col_own",
                                                                "kv_col_used", "kv_col_change"))
-    differ = any(used[h].w_k != shared.own[h].w_k or used[h].w_v != shared.own[h].w_v for h in range(H))
-    notes = [t("kv_changed" if changed else "kv_row_same" if differ else "kv_same", word=tokens[i].text)]
+    # (what the note says follows why a bar moved: a group reads its first head's edited keys, or
+    # the active head's own edits are dropped for its group's first head's)
     first = heads.kv_source(shared.head, shared.kv_heads)
-    if shared.edited and first != shared.head:
-        notes.append(t("kv_edited_unused", head=head_name(shared.head, lang), first=head_name(first, lang)))
+    unused = shared.edited and first != shared.head
+    spread = shared.edited and first == shared.head and any(
+        heads.kv_source(h, shared.kv_heads) == shared.head for h in range(H) if h != shared.head)
+    if unused:
+        notes = [t("kv_edited_unused", head=head_name(shared.head, lang), first=head_name(first, lang))]
+    elif spread:
+        notes = [t("kv_changed" if changed else "kv_row_same", word=tokens[i].text)]
+    else:
+        notes = [t("kv_same")]
     return (f'<h2>{t("kv_heading")}</h2><p>{t("kv_intro")}</p>' + kv_controls(shared, lang)
             + f'<div class="table-wrap" role="region" tabindex="0" aria-label="{caption}">'
             f'<table class="steps kv-table"><caption>{caption}</caption><thead><tr>{columns}</tr></thead>'
@@ -282,8 +287,8 @@ def render_latent(row, tokens, lang, word=None):
 def own_keys(page):
     """The button: the first head gets keys without the pointer feature (W_K edited), or its
     designed ones back; it becomes the active head, the focus stays on the button."""
-    from app import settings as schema  # (the settings import the registry, which imports this)
-    on = page.settings.head == 0 and page.settings.w_k is not None
+    from app import contract, settings as schema  # (the settings import the registry, which imports this)
+    on = contract.own_keys_on(page.settings)
     w_k = None if on else [list(r) for r in heads.NO_POINTER_KEYS]
     page.render(page.settings.copy(head=0, w_k=w_k), page.lexicon_tokens, schema.BY_ATTR["head"].redraw)
     page.region("kv-own").focus()
