@@ -243,7 +243,9 @@ def csp_violations(page):
 
 
 def wait_ready(page):
-    page.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT)
+    # (a tab just opened may be evaluated between two documents, with no root element yet)
+    page.wait_for_function("!!document.documentElement && document.documentElement.dataset.state === 'ready'",
+                           timeout=READY_TIMEOUT)
 
 
 def more_settings(page):

@@ -78,7 +78,7 @@ def click_and_read(page, i, index):
     frame = page.frames[i + 1]
     frame.locator(f'label.word[data-index="{index}"]').click()
     page.wait_for_function(f"window.got.some(m => m.from === {i} && m.data.type === 'attention:state' "
-                           f"&& m.data.state.focus === {index})", timeout=10_000)
+                           f"&& m.data.state.focus === {index})", timeout=30_000)  # (a loaded machine: a follower's first answer)
     state = page.evaluate(f"window.got.filter(m => m.from === {i} && m.data.type === 'attention:state').at(-1).data.state")
     return [row["weight"] for row in state["rows"]]
 
