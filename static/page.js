@@ -48,6 +48,7 @@
 
   /* When the student last clicked, typed or changed something (for `idle`). */
   var PAUSE_MS = 300, lastInput = -Infinity;
+  var COPY_WAIT_MS = 1500;  /* a clipboard that has not answered by then: the copy goes by hand (copyText) */
   ["pointerdown", "keydown", "input", "change"].forEach(function (type) {
     addEventListener(type, function () { lastInput = performance.now(); }, { capture: true, passive: true });
   });
@@ -324,9 +325,15 @@
         try { ok = !!document.execCommand("copy"); } catch (e) { /* refused */ }
         say(ok);
       };
+      // A clipboard that neither copies nor refuses (a permission prompt nobody answers, a
+      // window without focus) still gets an answer: after COPY_WAIT_MS the text, selected, is
+      // copied by hand or said to be copied by the student; a late success says so again.
+      var settled = false;
+      var late = setTimeout(function () { if (!settled) byHand(); }, COPY_WAIT_MS);
+      var end = function (then) { return function () { settled = true; clearTimeout(late); then(); }; };
       try {
-        navigator.clipboard.writeText(value).then(function () { say(true); }, byHand);
-      } catch (e) { byHand(); }
+        navigator.clipboard.writeText(value).then(end(function () { say(true); }), end(byHand));
+      } catch (e) { settled = true; clearTimeout(late); byHand(); }
     },
 
     /* `data` offered as the file `name`. */
