@@ -103,11 +103,8 @@ def shared_of(settings, tokens, record):
     if settings.kv_heads != len(heads.HEADS):
         shared.own = _compute(settings.copy(kv_heads=len(heads.HEADS)), tokens).head_records
     cards = shared.cards = cards_of(settings, tokens)
-    w_q, w_k, w_v = head_matrices(settings, settings.head)
-    options = dict(mask=settings.mask, include_self=settings.include_self, scaled=settings.scaled,
-                   temperature=settings.temperature, slope=head_slope(settings, settings.head),
-                   qkv=pattern_qkv(settings, len(tokens), len(tokens)), position=position_of(settings))
-    shared.latent = attention.attend(cards, key_cards=heads.rebuilt(cards), w_q=w_q, w_k=w_k, w_v=w_v, **options)
+    shared.latent = attend_head(settings, cards, settings.head, pattern_qkv(settings, len(tokens), len(tokens)),
+                                key_cards=heads.rebuilt(cards))
     return shared
 
 
@@ -126,16 +123,16 @@ def _compute(settings, tokens):
     """
     if settings.mode == "model":  # the trained model's forward pass (None: its files cannot be read)
         try:
-            kv = model_variant(settings)
+            kv = model.variant(settings.kv_heads)  # (None: the page's model, else its variant's key/value heads)
             if settings.generate:  # the letters the model writes, read with a KV cache (app/generate.py)
                 return generate.compute(settings.sentence, settings.checkpoint, settings.generate, settings.window, kv)
             return model.compute(settings.sentence, settings.checkpoint, settings.window, kv)
         except model.Unavailable:
             return None
-    options = dict(mask=settings.mask, include_self=settings.include_self, scaled=settings.scaled,
-                   temperature=settings.temperature, slope=settings.slope)
-    position = position_of(settings)
     if settings.mode == "matrix":
+        options = dict(mask=settings.mask, include_self=settings.include_self, scaled=settings.scaled,
+                       temperature=settings.temperature, slope=settings.slope)
+        position = position_of(settings)
         q, k, v = matrix_qkv(settings)
         qkv = pattern_qkv(settings, len(q), len(k))
         if position is None:
@@ -144,16 +141,11 @@ def _compute(settings, tokens):
         return attention.attend_given(q, k, v, position=position, qkv=qkv, **options)
     if not tokens:
         return None
-    options["qkv"] = pattern_qkv(settings, len(tokens), len(tokens))
+    qkv = pattern_qkv(settings, len(tokens), len(tokens))
     cards = cards_of(settings, tokens)
     every = len(tokens) <= ALL_HEADS_MAX  # long texts: the active head only (a setting change stays fast)
-    records = []  # None for a head not computed
-    for h in range(len(heads.HEADS)):
-        w_q, w_k, w_v = head_matrices(settings, h)
-        if position is not None:
-            options.update(position=position, slope=head_slope(settings, h))
-        records.append(attention.attend(cards, w_q=w_q, w_k=w_k, w_v=w_v, **options)
-                       if every or h == settings.head else None)
+    records = [attend_head(settings, cards, h, qkv) if every or h == settings.head else None
+               for h in range(len(heads.HEADS))]  # None for a head not computed
     record = records[settings.head]
     record.head_records = records
     # (what the position lab's views read: offset, base and pos, even when position is none)
@@ -169,17 +161,18 @@ def _compute(settings, tokens):
     else:
         record.concat, record.multihead_output = heads.multihead(computed)
     if every:
-        w_q, w_k, w_v = head_matrices(settings, settings.head)
-        if position is not None:
-            options.update(position=position, slope=head_slope(settings, settings.head))
-        record.layer2 = attention.attend(layer2_cards(record, cards), w_q=w_q, w_k=w_k, w_v=w_v, **options)
+        record.layer2 = attend_head(settings, layer2_cards(record, cards), settings.head, qkv)
     return record
 
 
-def model_variant(settings):
-    """Model mode's model: None for the page's (a key/value head a head), else the key/value heads
-    of its grouped-query or multi-query variant (`kv_heads`, docs/DESIGN.md "Shared keys")."""
-    return None if settings.kv_heads == len(heads.HEADS) else settings.kv_heads
+def attend_head(settings, cards, h, qkv, key_cards=None):
+    """Head h (its matrices as used) on `cards` under the settings: the mask, the self rule, the
+    divisor, word order and its slope, the pattern's `qkv`; `key_cards`: keys and values made from
+    other cards (the latent's rebuilt ones)."""
+    w_q, w_k, w_v = head_matrices(settings, h)
+    return attention.attend(cards, mask=settings.mask, include_self=settings.include_self, scaled=settings.scaled,
+                            temperature=settings.temperature, slope=head_slope(settings, h), qkv=qkv,
+                            position=position_of(settings), w_q=w_q, w_k=w_k, w_v=w_v, key_cards=key_cards)
 
 
 def pattern_qkv(settings, n_q, n_k):
@@ -293,7 +286,7 @@ def _model_state(settings, record):
         "mask": True, "include_self": True, "d_k": d_head, "scaled": True, "temperature": 1.0,
         "scale": math.sqrt(d_head), "position_bias": 0.0, "position": None, "query": None, "rows": [], "quiz": None,
         "flash": None, "cost": None, "kv_heads": settings.kv_heads,
-        "cache_per_token": None if record is None else 2 * record.model.kv_heads * d_head,
+        "cache_per_token": None if record is None else heads.cache_per_token(record.model.kv_heads, d_head),
         "matrix": None, "head": None, "heads": None, "w_o": None,
         "model": None if record is None else {
             "tokens": list(record.tokens), "checkpoint": record.step, "attention": record.attention,

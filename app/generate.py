@@ -33,7 +33,7 @@ MAX = 40  # the most letters the page writes
 def keys_seen(position, window):
     """How many cached positions position `position` (from 0) attends over: itself and all those
     before it, or itself and at most `window` before it."""
-    return position + 1 if window is None else min(position + 1, window + 1)
+    return position + 1 - model.first_key(position, window)
 
 
 def pass_products(length, layers, heads, d_head, window=None):
@@ -98,7 +98,7 @@ class Cache:
         step = Step()
         step.token, step.position = token, i
         step.q, step.k, step.v, step.attention = [], [], [], []
-        step.start = i + 1 - keys_seen(i, self.window)
+        step.start = model.first_key(i, self.window)
         layers, unembed = columns(m)
         for number, layer in enumerate(layers):
             qs, ks, vs, rows, zs = [], [], [], [], []

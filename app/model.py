@@ -62,22 +62,28 @@ def _read(name):
         raise Unavailable(name) from error
 
 
+def variant(kv=None):
+    """Which model `kv` key/value heads name: None for the page's model (four, one a head: kv None
+    or 4), else 2 or 1 for its grouped-query and multi-query variants, trained by `make model`
+    with the same seed and data (tools/model_train.py, VARIANTS)."""
+    return None if kv in (None, HEADS) else kv
+
+
 def folder(kv=None):
-    """The folder of a model inside model/: "" for the page's model (four key/value heads, one a
-    head: kv None or 4), "kv-2/" and "kv-1/" for its grouped-query and multi-query variants,
-    trained by `make model` with the same seed and data (tools/model_train.py, VARIANTS)."""
-    return "" if kv in (None, HEADS) else f"kv-{kv}/"
+    """The folder of a model inside model/: "" for the page's model, "kv-2/" and "kv-1/" for its variants."""
+    kv = variant(kv)
+    return "" if kv is None else f"kv-{kv}/"
 
 
 def config(kv=None):
     """model/model.json (or a variant's): the shape, the vocabulary, the checkpoints, the curve,
     the named heads."""
-    return _config(folder(kv))  # (one cache entry a file, however the variant is named)
+    return _config(variant(kv))  # (one cache entry a file, however the variant is named)
 
 
 @functools.lru_cache(maxsize=3)
-def _config(where):
-    name = where + "model.json"
+def _config(kv):
+    name = folder(kv) + "model.json"
     try:
         return json.loads(_read(name))
     except ValueError as error:
@@ -102,13 +108,12 @@ def nearest_step(step, kv=None):
 
 def checkpoint(step, kv=None):
     """The Model of the kept checkpoint at training step `step` (of the variant with `kv` key/value heads)."""
-    return _checkpoint(step, folder(kv))
+    return _checkpoint(step, variant(kv))
 
 
 @functools.lru_cache(maxsize=16)  # a slider moved back and forth reads each of the ~15 files once (~0.4 MB each)
-def _checkpoint(step, where):
-    kv = int(where[3:-1]) if where else None
-    file = where + next(c["file"] for c in config(kv)["checkpoints"] if c["step"] == step)
+def _checkpoint(step, kv):
+    file = folder(kv) + next(c["file"] for c in config(kv)["checkpoints"] if c["step"] == step)
     try:
         return Model.from_json(config(kv), json.loads(_read(file)))
     except (ValueError, KeyError) as error:
@@ -170,6 +175,12 @@ def softmax(logits):
     return [e / total for e in exps]
 
 
+def first_key(i, window):
+    """The first position that position i sees: 0, or under a sliding window w the position i − w
+    (itself and the w before it)."""
+    return 0 if window is None else max(0, i - window)
+
+
 def positions(n, d):
     """The sinusoidal positions P (n × d): P[i][2k] = sin(i / 10000^(2k/d)), P[i][2k+1] = cos(…)."""
     return [[math.sin(i / 10000 ** (2 * (c // 2) / d)) if c % 2 == 0 else math.cos(i / 10000 ** (2 * (c // 2) / d))
@@ -187,7 +198,7 @@ class Model:
         self.n_ctx, self.step = config["n_ctx"], step
         self.heads, self.kv_heads = len(layers[0]["w_q"]), len(layers[0]["w_k"])
         self.group = self.heads // self.kv_heads
-        self.variant = None if self.kv_heads == self.heads else self.kv_heads  # (its files' folder: `folder`)
+        self.variant = variant(self.kv_heads)  # (its files' folder: `folder`)
         self.embed, self.unembed, self.layers = embed, unembed, layers
         for layer in layers:  # W_O of every head one under the other: (heads · d_head) × d_model
             layer["w_o_stacked"] = [row for w_o in layer["w_o"] for row in w_o]
@@ -216,7 +227,7 @@ class Model:
         n × n, "z": [layer][head] n × d_head (A · v), "residual": [layer] n × d (after it),
         "logits": n × 26, "probs": n × 26}."""
         n, scale = len(ids), math.sqrt(self.d_head)
-        starts = [0 if window is None else max(0, i - window) for i in range(n)]  # each row's first key
+        starts = [first_key(i, window) for i in range(n)]
         x = [[e + p for e, p in zip(self.embed[t], row)] for t, row in zip(ids, self.positions)]
         out = {"embedded": x, "q": [], "k": [], "v": [], "attention": [], "z": [], "residual": []}
         for number, layer in enumerate(self.layers):
@@ -270,8 +281,8 @@ class Record:
         self.previous_head, self.induction_head = tuple(heads["previous_token"]), tuple(heads["induction"])
 
     def start(self, i):
-        """The first position row i sees: 0, or under a window w the position i − w."""
-        return 0 if self.window is None else max(0, i - self.window)
+        """The first position row i sees (`first_key`)."""
+        return first_key(i, self.window)
 
     def earlier(self, i):
         """The last position before i holding the same letter, or None (the start token has none)."""

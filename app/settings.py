@@ -119,12 +119,10 @@ class Setting:
         """The allowed values, as a note shows them: '0.05–20', 'bars, table, …', '0/1'."""
         if self.kind == "flag":
             return "0/1"
-        if self.kind == "integer" and self.choices:  # (a few numbers: kv_heads)
-            return ", ".join(str(c) for c in self.choices)
+        if self.choices:  # (a choice's names, or the few numbers an integer takes: kv_heads)
+            return ", ".join(map(str, self.choices))
         if self.kind in ("number", "integer"):
             return f"{shortest(self.low)}–{shortest(self.high)}"
-        if self.kind == "choice":
-            return ", ".join(self.choices)
         if self.kind == "matrix":
             return f"{self.cols or 'd'}×… ({'1,0;0,1'})"
         return ""
@@ -137,13 +135,15 @@ class Setting:
             return "a word index or null"
         if self.kind == "flag":
             return "true or false"
+        if self.choices:
+            return "one of " + ", ".join(map(str, self.choices))
         if self.kind in ("number", "integer"):
             null = " or null" if self.nullable else ""
             return f"a number from {shortest(self.low)} to {shortest(self.high)}{null}"
         if self.kind == "matrix":
             width = f"{self.cols} numbers" if self.cols else f"1 to {matrices.MAX_COLS} numbers"
             return f"null or up to {self.high} rows of {width}, finite, |x| ≤ 10⁶"
-        return "one of " + ", ".join(self.choices)
+        return ""
 
     def default_text(self):
         """Its default as a link would write it, or 'none' (the command line's help, the docs)."""
@@ -162,7 +162,7 @@ class Setting:
                 raise Bad()
             if self.kind == "integer" and not float(value).is_integer():
                 raise Bad()
-            if not self.low <= value <= self.high:
+            if not self.low <= value <= self.high or self.choices and value not in self.choices:
                 raise Bad()
             return int(value) if self.kind == "integer" else float(value)
         if self.kind == "choice":
@@ -353,14 +353,8 @@ def _retokenize(before, after, change):
             change.tokens = tokens
 
 
-KV_HEADS = tuple(g for g in range(len(heads.HEADS), 0, -1) if len(heads.HEADS) % g == 0)  # 4, 2, 1
-
-
-def _take_kv_heads(settings, g, change):
-    """Key/value heads: a number that divides the heads' count (each group the same size)."""
-    if g not in KV_HEADS:
-        raise Bad(f"attention:set: 'kv_heads' must divide {len(heads.HEADS)} (4, 2 or 1); ignored")
-    return settings.copy(kv_heads=g)
+# Key/value heads: the numbers that divide the heads' count (each group the same size): 4, 2, 1.
+KV_HEADS = tuple(g for g in range(len(heads.HEADS), 0, -1) if len(heads.HEADS) % g == 0)
 
 
 def _take_cards(settings, cards, change):
@@ -425,6 +419,11 @@ def _leave_labs(settings):
         if views and not any(_shown(settings, v) for v in views):
             settings = settings.copy(**{attr: BY_ATTR[attr].default})
     return settings
+
+
+def _lab_defaults():
+    """{attribute: default} of the labs' settings (LAB_CONTROLS), which a change of mode sets back."""
+    return {attr: BY_ATTR[attr].default for attr in LAB_CONTROLS}
 
 
 def _shown(settings, view_id):
@@ -543,7 +542,7 @@ SCHEMA = (
                   "its first head; model mode: the trained model's variant with that many, trained alike"),
             example="2",
             url="kv_heads", host="kv_heads", control="kv_heads", kind="integer", default=len(heads.HEADS),
-            low=1, high=len(heads.HEADS), choices=KV_HEADS, state="kv_heads", take=_take_kv_heads),
+            low=1, high=len(heads.HEADS), choices=KV_HEADS, state="kv_heads"),
     Setting(attr="q",
             help="matrix mode: Q, one row per asking position (up to 16 rows of up to 8 numbers)",
             example="1,0;0,1;1,1",
@@ -1003,11 +1002,11 @@ def switch_mode(settings, mode):
     if mode == "model":  # its first example: letters, not words; causal, a position sees itself
         sentence, focus = i18n.MODEL_EXAMPLES[settings.lang][0]
         return settings.copy(mode=mode, sentence=sentence, text=sentence, focus=focus, step=None,
-                             mask=True, include_self=True, window=None, kv_heads=KV_HEADS[0])
+                             mask=True, include_self=True, **_lab_defaults())
     if settings.mode == "model":  # back from letters: the first example sentence, the toy's switches
         sentence, focus = i18n.PRESETS[settings.lang][0]
         settings = settings.copy(mode="sentence", sentence=sentence, text=sentence, focus=focus, mask=False,
-                                 include_self=False, checkpoint=None, window=None, kv_heads=KV_HEADS[0])
+                                 include_self=False, checkpoint=None, **_lab_defaults())
         return switch_mode(settings, mode)
     if mode == "matrix":
         return settings.copy(mode=mode, include_self=True, focus=0)

@@ -10,11 +10,13 @@ from their published shapes (docs/generation.md names the sources).
 """
 
 from app import generate, model
+from app.heads import cache_per_token
 from app.i18n import num, percent, text
 from app.views import registry
 from app.views.html import esc
 from app.views.model import head_caption, quote, token_name
 from app.views.query import vec
+from app.views.shared_keys import kv_radios
 
 MODEL = ("model",)
 STRINGS = {
@@ -225,22 +227,18 @@ def render_controls(ctx):
 
 def kv_choice(ctx):
     """The radio buttons of the model's key/value heads (`kv_heads`), and what the variant's training found."""
-    lang, off, record = ctx.lang, off_attr(ctx), ctx.record
-    g = ctx.settings.kv_heads
-    choices = "".join(
-        f'<label class="kv-choice"><input type="radio" id="kv-{k}" name="kv_heads" value="{k}"'
-        f'{" checked" if k == g else ""}{off}> {esc(text(lang, "gen_kv_" + str(k)))}</label>' for k in (4, 2, 1))
-    d, heads = record.model.d_head, record.model.heads
+    lang, record = ctx.lang, ctx.record
+    d = record.model.d_head
     said = text(lang, "gen_kv_own" if record.model.variant is None else "gen_kv_help",
-                n=2 * record.model.kv_heads * d, full=2 * heads * d)
+                n=cache_per_token(record.model.kv_heads, d), full=cache_per_token(record.model.heads, d))
     found = model.config(record.model.variant).get("acceptance")
     if found is not None:
         layer, head = record.induction_head
         said += " " + text(lang, "gen_kv_formed" if found["pass"] else "gen_kv_not_formed", layer=layer + 1,
                            head=head + 1, weight=percent(found["induction_weight"], lang, "bar"),
                            accuracy=percent(found["accuracy"], lang, "bar"))
-    return (f'<fieldset class="kv-heads"><legend>{esc(text(lang, "gen_kv_legend"))}</legend>{choices}</fieldset>'
-            f'<p class="hint" id="gen-kv-said">{esc(said)}</p>')
+    return (kv_radios(ctx.settings.kv_heads, "gen_kv_legend", "gen_kv_", lang, off_attr(ctx))
+            + f'<p class="hint" id="gen-kv-said">{esc(said)}</p>')
 
 
 def letter_of(token, lang):
@@ -452,11 +450,6 @@ REAL = (
 LENGTHS = (1_000, 100_000)
 
 
-def contract_variant(settings):
-    from app import contract  # (the contract imports the views' registry, which imports this)
-    return contract.model_variant(settings)
-
-
 def real_rows():
     """(key, numbers a token, [(tokens, numbers, float16 bytes)]) for each real model."""
     return [(key, layers * per_layer, [(n, layers * per_layer * n, 2 * layers * per_layer * n) for n in LENGTHS])
@@ -475,10 +468,10 @@ def render_sizes(ctx):
     try:  # (the page's model row in model mode only: its files are read in no other mode)
         if ctx.settings.mode != "model":
             raise model.Unavailable("not in model mode")
-        config = model.config(contract_variant(ctx.settings))
+        config = model.config(ctx.settings.kv_heads)
         layers, heads, d = config["n_layers"], config["n_heads"], config["d_head"]
         kv_heads = config.get("n_kv_heads", heads)
-        per_token = 2 * layers * kv_heads * d
+        per_token = layers * cache_per_token(kv_heads, d)
         said = t("gen_real_ours", L=layers, H=heads, d=d) if kv_heads == heads else \
             t("gen_real_ours_kv", L=layers, H=heads, G=kv_heads, d=d)
         rows.append(f'<tr data-model="ours"><th scope="row">{said}</th>'

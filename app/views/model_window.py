@@ -117,8 +117,7 @@ def score(record, places, typed_tokens):
 def full_record(settings):
     """The same model (the variant chosen too) and checkpoint on the same letters without a window,
     writing as many letters."""
-    from app import contract  # (the contract imports the views' registry, which imports this)
-    kv = contract.model_variant(settings)
+    kv = model.variant(settings.kv_heads)
     if settings.generate:
         return generate.compute(settings.sentence, settings.checkpoint, settings.generate, None, kv)
     return model.compute(settings.sentence, settings.checkpoint, None, kv)

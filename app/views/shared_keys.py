@@ -153,6 +153,7 @@ STRINGS = {
 
 H = len(heads.HEADS)
 D = attention.D_MODEL
+KV_HEADS = (4, 2, 1)  # the radios' values, as app/settings.py allows them
 
 
 def head_name(h, lang):
@@ -177,17 +178,23 @@ def change(own, used, i):
     return 100 * max((abs(a - b) for a, b in zip(own.weights[i], used.weights[i])), default=0.0)
 
 
-def kv_controls(shared, lang):
-    t = lambda key, **kw: esc(text(lang, key, **kw))  # noqa: E731
+def kv_radios(chosen, legend, labels, lang, off=""):
+    """The `kv_heads` radio buttons (4, 2, 1) in their fieldset: `labels` is the prefix of their strings
+    (this view's on the designed heads, the generation lab's on the trained model)."""
     choices = "".join(
         f'<label class="kv-choice"><input type="radio" id="kv-{g}" name="kv_heads" value="{g}"'
-        f'{" checked" if g == shared.kv_heads else ""}> {t("kv_choice_" + str(g))}</label>' for g in (4, 2, 1))
+        f'{" checked" if g == chosen else ""}{off}> {esc(text(lang, labels + str(g)))}</label>' for g in KV_HEADS)
+    return f'<fieldset class="kv-heads"><legend>{esc(text(lang, legend))}</legend>{choices}</fieldset>'
+
+
+def kv_controls(shared, lang):
+    t = lambda key, **kw: esc(text(lang, key, **kw))  # noqa: E731
     first = heads.HEADS[0].id
     on = shared.own_keys
     button = (f'<p class="kv-own"><button type="button" id="kv-own" class="secondary" aria-pressed="{"true" if on else "false"}">'
               f'{t("kv_own", head=text(lang, "head_name_" + first))}</button> '
               f'<span class="hint">{t("kv_own_help", head=text(lang, "head_name_" + first))}</span></p>')
-    return f'<fieldset class="kv-heads"><legend>{t("kv_legend")}</legend>{choices}</fieldset>' + button
+    return kv_radios(shared.kv_heads, "kv_legend", "kv_choice_", lang) + button
 
 
 def kv_cache(shared, lang):
