@@ -22,6 +22,7 @@ from app import contract, render, settings as schema
 from app.i18n import text
 from app.plain_text import steps_text
 from app.views.bars import render_bars
+from app.views import registry
 from app.views.html import esc
 from app.views.sentence import render_sentence
 from app.views.steps import render_table
@@ -144,8 +145,7 @@ class Exploration:
                         + views.render_head(record, layer, head, focus, lang)
                         for layer, head in (record.previous_head, record.induction_head))
         heads = _ROW_PICK.sub(r"\1", heads)  # (nothing to click in a notebook: the row's name)
-        from app.views import generation  # (the letters the model wrote, with `generate=N`)
-        written = generation.render_written(record, lang) if getattr(record, "generation", None) else ""
+        written = registry.model_texts(record, lang)  # (a lab's: the letters the model wrote)
         return (letters + written + views.render_notes(record, lang) + views.render_circuit(record, focus, lang)
                 + heads + views.render_predictions(record, focus, lang))
 

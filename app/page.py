@@ -32,14 +32,13 @@ import gc
 import time
 import traceback
 
-from app import contract, editing, generating, guessing, heads, path, render, settings as schema, sharing
+from app import contract, editing, guessing, heads, labs, path, render, settings as schema, sharing
 from app.grid import Grid
 from app.i18n import LANGS, text
 from app.quiz import Session
 from app.remote import Context, Helpers
 from app.row_parts import RowParts
-from app.views import editor as editor_view, flash as flash_view, model as model_view, path as path_view
-from app.views import cost as cost_view, position_experiments, shared_keys as shared_keys_view
+from app.views import editor as editor_view, model as model_view, path as path_view
 from app.views.controls import checkpoint_value, slope_said, temperature_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
@@ -410,7 +409,7 @@ class Page:
         "word": pick_word,
         "cell": lambda page, target: editing.commit_cell(page, target),
         "mm-example": lambda page, target: editing.example_matrices(page, target),
-        "global-word": lambda page, target: cost_view.toggle_global(page, target),
+        **labs.changes(),  # (each lab's own: app/labs/<id>/__init__.py)
     }
 
     def on_change(self, event):
@@ -521,21 +520,9 @@ class Page:
         "mm-random": editing.random_matrices,
         "cmp-go": editing.compare_typed,
         "reset": reset,
-        "kv-own": lambda page: shared_keys_view.own_keys(page),
         "model-start": lambda page: page.go_mode("model", "model-back"),
         "model-back": lambda page: page.go_mode("sentence", "model-start"),
-        # the position lab's experiments (app/views/position_experiments.py)
-        "pos-shuffle": lambda page: position_experiments.shuffle(page),
-        "pos-shift": lambda page: position_experiments.shift(page),
-        "pos-convention": lambda page: position_experiments.convention(page),
-        # FlashAttention's blocks, one at a time (app/views/flash.py)
-        "flash-prev": flash_view.previous_block,
-        "flash-next": flash_view.next_block,
-        "flash-all": lambda page: flash_view.step_to(page, None),
-        # the generation lab's buttons (app/generating.py)
-        "gen-step": generating.step,
-        "gen-play": generating.play,
-        "gen-clear": generating.clear,
+        **labs.clicks(),  # (each lab's buttons: app/labs/<id>/__init__.py)
     }
 
     def on_click(self, event):

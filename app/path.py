@@ -67,7 +67,8 @@ STEPS = (
     Step(id="layer2", shows=("layer2",)),
     Step(id="hands-on", shows=("steps", "bars", "table", "heatmap"), controls=("mask", "self"), mode="matrix"),
 )
-COUNT = len(STEPS)
+COUNT = registry.MAX_STEPS  # (the formula's path is the longest)
+assert len(STEPS) == COUNT
 DEFAULT = "formula"
 FORMULA = registry.add_path(Path(id=DEFAULT, steps=STEPS, strings="path_", answers="app.path_answers"))
 EXPLORER_CONTROLS = ("mask", "self")  # the explorer's settings in view (the others: "More settings")

@@ -10,6 +10,7 @@ import unicodedata
 from html.parser import HTMLParser
 
 from app import contract, i18n, render
+from app.views import registry
 from app.views.query import render_query, render_query_about
 from app.views.steps import render_table
 
@@ -152,8 +153,7 @@ def model_text(settings, record):
     heads = [f"<h3>{views.esc(views.head_caption(record, layer, head, lang))}</h3>"
              + views.render_head(record, layer, head, settings.focus, lang)
              for layer, head in (record.previous_head, record.induction_head)]
-    from app.views import generation
-    written = generation.render_written(record, lang) if getattr(record, "generation", None) else ""
+    written = registry.model_texts(record, lang)  # (a lab's: the letters the model wrote)
     html = (views.render_notes(record, lang) + written + training + views.render_circuit(record, settings.focus, lang)
             + views.render_predictions(record, settings.focus, lang) + "".join(heads))
     return [settings.sentence, ""] + to_text(html)

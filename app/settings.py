@@ -18,16 +18,15 @@ brings its defaults, cards must be one a word), `settle` (once a link is read wh
 regions a change redraws).
 """
 
-import dataclasses
 import functools
 
-from app import attention, flash, heads, i18n, matrices, model, path, patterns
+from app import attention, heads, i18n, labs, matrices, model, path
 from app.lexicon import Token, lookup, tokenize
 from app.matrices import shortest
+from app.setting import MAX_LIMIT, TRUE_WORDS, Bad, Change, Note, Setting, read_typed_number  # noqa: F401 (the schema's names)
 from app.views import registry
 
 MAX_TOKENS = 60  # the most words (and punctuation marks) the page shows well, by default
-MAX_LIMIT = 500  # the most a link may ask for with ?limit= (long texts, benchmarks)
 CHARS_PER_TOKEN = 40  # text longer than limit × this is refused before it is even split
 # The views an embedded widget shows one at a time: bars, table, heatmap, output, and any view
 # declared as a tab (app/views/registry.py).
@@ -35,255 +34,19 @@ VIEWS = registry.TABS
 MODES = ("sentence", "matrix", "model")  # a sentence with its cards, Q, K, V typed in, or the trained
 # model on letters (docs/DESIGN.md; app/model.py)
 SEED_MAX = 999_999  # the random example's seed: 0…999999
-TRUE_WORDS = ("1", "true", "on", "yes")  # what a link's switch reads as on (static/boot.js too)
-_FALSE = ("0", "false", "off", "no", "")
 
 
-class Note:
-    """A message for the student: a string key and its parameters (translated at render)."""
-
-    __slots__ = ("key", "params", "level")
-
-    def __init__(self, key, level="warning", **params):
-        self.key, self.params, self.level = key, params, level
-
-    def __repr__(self):
-        return f"Note({self.key!r}, {self.params!r})"
-
-    def __eq__(self, other):
-        return isinstance(other, Note) and (self.key, self.params) == (other.key, other.params)
-
-
-class Bad(Exception):
-    """A value a setting does not accept. `note` (optional) says why: a Note for the page, or a
-    line for the console (a host message); `keep` (optional): the settings to show instead
-    (a sentence that cannot be shown keeps its text in the box; a bad word index selects none)."""
-
-    def __init__(self, note=None, keep=None):
-        super().__init__(note)
-        self.note, self.keep = note, keep
-
-
-class Change:
-    """What a setting's hook may need and change besides the settings: the sentence's `tokens`
-    (None: not split yet), the `lexicons`, and the `notes` for the page it may add."""
-
-    __slots__ = ("tokens", "lexicons", "notes", "link")
-
-    def __init__(self, tokens, lexicons, link=False):
-        self.tokens, self.lexicons, self.notes = tokens, lexicons, []
-        self.link = link  # a link's parameters: checks of the whole wait for the `settle` hooks
-
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True, eq=False)
-class Setting:
-    """One setting of the page, declared by keyword: one field a line, with its default."""
-
-    attr: str  # attribute of `Settings`
-    url: str | None  # its key in links (None: not settable by a link)
-    host: str | None  # its key in `attention:set` (None: not settable by a host page)
-    control: str | None  # the `name` of the page control that changes it (None: none)
-    kind: str  # 'flag', 'number', 'integer', 'choice', 'text', 'index' or 'matrix'
-    default: object  # the value when nothing says otherwise
-    low: float | None = None  # a number's least allowed value
-    high: float | None = None  # a number's largest; a matrix's most rows
-    choices: tuple = ()  # a choice's allowed values
-    recompute: bool = True  # a change needs a new attention record (a word or a view only reads it)
-    note: str = "link_value_bad"  # the note (app/i18n.py) a bad value in a link gets
-    log2_control: bool = False  # the control's value is log₂ of the setting's (a doubling slider)
-    cols: int | None = None  # a matrix's fixed width (None: any, up to matrices.MAX_COLS)
-    clears: tuple = ()  # settings that go back to their default when this one changes
-    # (a new head drops the old head's edited matrices, a new sentence its edited cards)
-    state: str | None = None  # its key in the state JSON, when that is its value (app/contract.py)
-    always: bool = False  # written in every link, even at its default (contract version 1's)
-    redraw: tuple = ()  # the page's regions a change redraws besides the analysis (app/page.py)
-    # What is special about a setting is a hook here, used alike by links, host messages and
-    # the page's controls: `take(settings, value, change)` puts a checked value in the settings
-    # (default: the attribute set) and may raise Bad; `settle(settings, given, change)` runs
-    # once a link's parameters are all read (`given`: the URL keys it had).
-    take: object = None
-    settle: object = None
-    # A host message's bad value falls back to the default with the page's note, as a link's
-    # does (False: it is ignored with a console warning).
-    falls_back: bool = False
-    nullable: bool = False  # a number that may also be null (None) in a host message: no step
-    read_control: object = None  # `read_control(element)`: the control's value when it is no plain one
-    help: str = ""  # what it does, in words (the command line's help, docs/parameters.md)
-    example: str = ""  # a value as a link writes it (the same two)
-
-    def __repr__(self):
-        return f"Setting({self.attr!r})"
-
-    def allowed(self, lang="it"):
-        """The allowed values, as a note shows them: '0.05–20', 'bars, table, …', '0/1'."""
-        if self.kind == "flag":
-            return "0/1"
-        if self.choices:  # (a choice's names, or the few numbers an integer takes: kv_heads)
-            return ", ".join(map(str, self.choices))
-        if self.kind in ("number", "integer"):
-            return f"{shortest(self.low)}–{shortest(self.high)}"
-        if self.kind == "matrix":
-            return f"{self.cols or 'd'}×… ({'1,0;0,1'})"
-        return ""
-
-    def host_type(self):
-        """What `attention:set` takes for it, in words: 'a number from 1 to 12 or null'."""
-        if self.kind == "text":
-            return "a string"
-        if self.kind == "index":
-            return "a word index or null"
-        if self.kind == "flag":
-            return "true or false"
-        if self.choices:
-            return "one of " + ", ".join(map(str, self.choices))
-        if self.kind in ("number", "integer"):
-            null = " or null" if self.nullable else ""
-            return f"a number from {shortest(self.low)} to {shortest(self.high)}{null}"
-        if self.kind == "matrix":
-            width = f"{self.cols} numbers" if self.cols else f"1 to {matrices.MAX_COLS} numbers"
-            return f"null or up to {self.high} rows of {width}, finite, |x| ≤ 10⁶"
-        return ""
-
-    def default_text(self):
-        """Its default as a link would write it, or 'none' (the command line's help, the docs)."""
-        return "none" if self.default is None else self.to_text(self.default)
-
-    def check(self, value):
-        """The value if it is of this setting's type and in range, else raise Bad."""
-        if self.kind == "flag":
-            if isinstance(value, bool):
-                return value
-            raise Bad()
-        if self.kind in ("number", "integer"):
-            if value is None and self.nullable:
-                return None
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-                raise Bad()
-            if self.kind == "integer" and not float(value).is_integer():
-                raise Bad()
-            if not self.low <= value <= self.high or self.choices and value not in self.choices:
-                raise Bad()
-            return int(value) if self.kind == "integer" else float(value)
-        if self.kind == "choice":
-            if isinstance(value, str) and value in self.choices:
-                return value
-            raise Bad()
-        if self.kind == "text":
-            if isinstance(value, str):
-                return value
-            raise Bad()
-        if self.kind == "index":  # a word (checked against the sentence by its `take`) or none
-            if value is None:
-                return None
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
-                    or not float(value).is_integer() or value < 0:
-                raise Bad()
-            return int(value)
-        if self.kind == "matrix":
-            if value is None:
-                return None
-            try:
-                return self._fit(matrices.from_json(value, self.high))
-            except matrices.Unreadable:
-                raise Bad() from None
-        raise Bad()
-
-    def _fit(self, rows):
-        if self.cols is not None and len(rows[0]) != self.cols:
-            raise Bad()
-        return rows
-
-    def from_text(self, text):
-        """The value written in a link (or a control's value), checked; raise Bad. A text (the
-        sentence) is taken as it is, spaces and all: the box shows what the link carried."""
-        if self.kind != "text":
-            text = text.strip()
-        if self.kind == "flag":
-            if text.lower() in TRUE_WORDS:
-                return True
-            if text.lower() in _FALSE:
-                return False
-            raise Bad()
-        if self.kind in ("integer", "index"):
-            if not (text.isascii() and text.isdigit()):
-                raise Bad()
-            return self.check(int(text))
-        if self.kind == "number":
-            if not text.isascii() or "_" in text:  # float() also reads ١ and 1_0
-                raise Bad()
-            try:
-                value = float(text)
-            except ValueError:
-                raise Bad() from None
-            if text.lower().lstrip("+-") in ("inf", "infinity", "nan"):
-                raise Bad()
-            return self.check(value)
-        if self.kind == "matrix":
-            try:
-                return self._fit(matrices.from_url(text, self.high))
-            except matrices.Unreadable:
-                raise Bad() from None
-        return self.check(text)
-
-    def to_text(self, value):
-        if value is None:
-            return ""
-        if self.kind == "flag":
-            return "1" if value else "0"
-        if self.kind == "matrix":
-            return matrices.to_url(value)
-        if self.kind == "number":
-            return shortest(value)
-        return str(value)
-
-    def apply(self, settings, value, change):
-        """`settings` with this setting's checked `value` put in (its `take` hook, if any)."""
-        if self.take is not None:
-            return self.take(settings, value, change)
-        return settings.copy(**{self.attr: value})
-
-    def from_control(self, element):
-        """The value of the page control that changed (a DOM element)."""
-        if self.kind == "flag":
-            return bool(element.checked)
-        if self.read_control is not None:
-            return self.read_control(element)
-        if self.log2_control:
-            return self.check(round(2.0 ** float(element.value), 3))
-        return self.from_text(str(element.value))
-
-
-def _read_lab_number(attr, element):
-    """The position lab's offset or base as typed: a value out of range or no number says why on the
-    page (the box keeps what was typed; app/page.py shows a Bad's note)."""
-    setting = BY_ATTR[attr]
-    try:
-        return setting.from_text(str(element.value))
-    except Bad:
-        raise Bad(Note("pos_number_bad", value=str(element.value)[:20], low=shortest(setting.low),
-                       high=shortest(setting.high))) from None
-
-
-def _read_window(element):
+def _read_window(setting, element):
     """The window as typed: an empty box is no window (model mode's view offers it); a value out of
     range or no number says why on the page."""
     if not str(element.value).strip():
         return None
-    return _read_lab_number("window", element)
+    return read_typed_number(setting, element)
 
 
 def global_indices(settings):
     """The global words' indices (the `global` setting's text, "0,5")."""
     return tuple(int(x) for x in settings.global_tokens.split(",") if x)
-
-
-def _take_global(settings, value, change):
-    """The global words as "0,5": whole numbers from 0, kept sorted and once each."""
-    parts = [p.strip() for p in str(value).split(",") if p.strip()]
-    if not all(p.isdigit() and int(p) <= MAX_LIMIT for p in parts):
-        raise Bad("attention:set: 'global' must be word indices such as \"0,5\"; ignored")
-    return settings.copy(global_tokens=",".join(str(n) for n in sorted({int(p) for p in parts})))
 
 
 def _take_lang(settings, lang, change):
@@ -317,7 +80,7 @@ def _take_checkpoint(settings, step, change):
     return settings.copy(checkpoint=step)
 
 
-def _checkpoint_control(element):
+def _checkpoint_control(setting, element):
     """The training slider's position is the checkpoint's index among the kept ones."""
     kept = model.steps()
     index = int(float(element.value))
@@ -589,37 +352,6 @@ SCHEMA = (
             example="0.5",
             url="pos", host="pos", control="pos", kind="number", default=0.0,
             low=0.0, high=10.0, state="position_bias"),
-    # Word order (docs/DESIGN.md, "Position"; app/attention.py): sentence and matrix modes. Their
-    # controls live with the position lab's views, not among the other settings.
-    Setting(attr="position",
-            help=("how word order enters: none (attention alone ignores it), sinusoidal (sines and cosines "
-                  "added to the cards), rope (q and k turned by their positions) or alibi (a distance bias "
-                  "on the scores, each head its own slope)"),
-            example="rope",
-            url="position", host="position", control="position", kind="choice", default="none",
-            choices=attention.POSITION_KINDS),
-    Setting(attr="offset",
-            help=("word i sits at position offset + i, as if the sentence came later in a longer text "
-                  "(sinusoidal and rope)"),
-            example="3",
-            url="offset", host="offset", control="offset", kind="integer", default=0,
-            low=0, high=10_000, read_control=lambda element: _read_lab_number("offset", element)),
-    # The default base, 10, and not the papers' 10,000: with cards of 4 numbers there are two
-    # pairs, turning θ_0 = 1 and θ_1 = base^(−1/2) radians a word. At 10,000 the second pair turns
-    # 0.01 rad a word and stands still over a six-word sentence; at 10 it turns 18° a word (about
-    # a right angle over six words) while the first turns 57°: both visibly, at different speeds.
-    Setting(attr="base",
-            help=("the frequency base of sinusoidal and rope: pair t turns base^(−2t/d) radians a word "
-                  "(default 10, so both pairs of a 4-number card turn visibly over a short sentence)"),
-            example="10000",
-            url="base", host="base", control="base", kind="number", default=attention.DEFAULT_BASE,
-            low=2.0, high=1_000_000.0, read_control=lambda element: _read_lab_number("base", element)),
-    Setting(attr="rope_key",
-            help=("the position lab's RoPE view: the word whose key is turned beside the selected word's query, "
-                  "counted from 0 (none: the word it looks at most)"),
-            example="2",
-            url="rope_key", host="rope_key", control="rope_key", kind="integer", default=None,
-            low=0, high=MAX_LIMIT, nullable=True),
     # The attention window (docs/DESIGN.md, "Cost of the pattern" and "Generation"): one setting
     # for the cost lab's window patterns and model mode's sliding window; none: no window.
     Setting(attr="window",
@@ -629,48 +361,10 @@ SCHEMA = (
             example="2",
             url="window", host="window", control="window", kind="integer", default=None,
             low=0, high=MAX_LIMIT, nullable=True, read_control=_read_window),
-    # The cost lab's pattern (docs/DESIGN.md, "Cost of the pattern"; app/attention.py,
-    # pattern_cells): which cells are computed at all. Its controls live in the lab's own view
-    # (app/views/cost.py), not among the other settings.
-    Setting(attr="pattern",
-            help=("which cells are computed: full (every one), window (|i − j| ≤ window), local_global (the "
-                  "window and the global words), bigbird (those and random keys from seed) or linear "
-                  "(every cell, φ(q)·φ(k) instead of softmax)"),
-            example="window",
-            url="pattern", host="pattern", control="pattern", kind="choice", default="full",
-            choices=patterns.PATTERNS),
-    Setting(attr="global_tokens",
-            help="the cost lab's global words, counted from 0 (local_global and bigbird): each sees every word "
-                 "and every word sees it",
-            example="0,5",
-            url="global", host="global", control=None, kind="text", default="", take=_take_global),
-    Setting(attr="random_keys",
-            help="bigbird: how many random keys each row adds, drawn from seed (none: 2)",
-            example="2",
-            url="random", host="random", control="random", kind="integer", default=None,
-            low=0, high=MAX_LIMIT, nullable=True),
-    # FlashAttention's tiles (docs/DESIGN.md, "Cost of the pattern"; app/flash.py): the selected
-    # row computed over blocks of B keys. `flash_step` is how many blocks its table has reached
-    # (the student steps through them; none: every block).
-    Setting(attr="flash",
-            help=("FlashAttention's block size B: the selected row is also computed over blocks of B keys, "
-                  "one line a block, ending at the same output (none: off)"),
-            example="2",
-            url="flash", host="flash", control="flash", kind="integer", default=None,
-            low=1, high=flash.MAX_BLOCK, nullable=True, clears=("flash_step",)),
-    Setting(attr="flash_step",
-            help="how many of FlashAttention's blocks its table shows, one more at each step (none: all)",
-            example="1",
-            url="flash_step", host="flash_step", control=None, kind="integer", default=None,
-            low=1, high=MAX_LIMIT, nullable=True),
-    # The trained model writes (docs/DESIGN.md, "Generation"; app/generate.py): model mode only.
-    # Its controls are the generation lab's buttons (app/views/generation.py), not a row of settings.
-    Setting(attr="generate",
-            help=("model mode: the model writes this many letters after the typed ones, each the most likely "
-                  "next letter, reading one position at a time with a KV cache (0: none)"),
-            example="4",
-            url="generate", host="generate", control=None, kind="integer", default=0,
-            low=0, high=40),
+)
+# Each lab's settings (its manifest, app/labs/<id>/__init__.py) apply after the core's above and
+# before the view and guess first's below.
+_AFTER_LABS = (
     Setting(attr="view",
             help=("the view an embedded widget opens with: bars, table (the steps), heatmap (the matrix) or "
                   "output (the new card)"),
@@ -699,6 +393,7 @@ SCHEMA = (
             url="lock", host=None, control=None, kind="flag", default=False,
             note="link_flag_bad", take=_take_lock),
 )
+SCHEMA = SCHEMA + labs.settings() + _AFTER_LABS
 BY_ATTR = {s.attr: s for s in SCHEMA}
 BY_CONTROL = {s.control: s for s in SCHEMA if s.control}
 URL_KEYS = tuple(s.url for s in SCHEMA if s.url)

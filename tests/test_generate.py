@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, example, given, settings as hypothesis_setti
 
 from app import __main__ as cli, contract, generate, model
 from app.notebook import explore
-from app.views import generation as views
+from app.labs.generation import views
 from tests import model_reference as ref
 from tests.reference import ROOT
 

@@ -38,7 +38,7 @@ def test_a_setting_declared_in_one_line_reaches_links_host_messages_the_command_
     for folder in ("app", "lexicon"):
         shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__", "*.zip"))
     source = (tmp_path / "app" / "settings.py").read_text(encoding="utf-8")
-    end = "\n)\nBY_ATTR = "
+    end = "\n)\nSCHEMA = SCHEMA + labs.settings()"
     assert source.count(end) == 1
     (tmp_path / "app" / "settings.py").write_text(source.replace(end, "\n" + MADE_UP.rstrip("\n") + end),
                                                   encoding="utf-8")

@@ -9,7 +9,7 @@ import pytest
 from app import contract, generate, model, settings as schema
 from app.lexicon import load_lexicon
 from app.render import render_analysis
-from app.views import model_window
+from app.labs.generation import model_window
 from tests import model_reference as ref
 
 CONFIG = ref.config()

@@ -5,6 +5,8 @@ import ast
 import re
 from pathlib import Path
 
+from app import labs
+
 ROOT = Path(__file__).resolve().parent.parent
 # The modules that run in the engine (and touch a widget's DOM through its Page's Screen).
 BROWSER_SIDE = ("engine", "remote", "page", "grid", "row_parts", "editing", "sharing", "guessing")
@@ -41,12 +43,15 @@ def test_every_button_and_special_control_has_one_entry_in_the_dispatch_tables()
     tables = {}
     for node in page.body:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict):
-            keys = [k.value for k in node.value.keys]
+            keys = [k.value for k in node.value.keys if k is not None]  # (None: a lab's, `**labs.clicks()`)
             assert len(keys) == len(set(keys)), node.targets[0].id
             tables[node.targets[0].id] = keys
     assert set(tables) == {"CLICKS", "CHANGES", "EVENTS"}
     thread = (ROOT / "static" / "page.js").read_text(encoding="utf-8")  # (each event kind it sends has a handler)
     assert set(tables["EVENTS"]) == set(re.findall(r'send\(\{ type: "(\w+)"', thread)) - {"host", "callback", "error"}
-    views = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "app" / "views").glob("*.py"))
-    for button in tables["CLICKS"]:  # (drawn as id="…", or named in a view's list of buttons)
+    views = "".join(p.read_text(encoding="utf-8") for folder in ("views", "labs")
+                    for p in (ROOT / "app" / folder).rglob("*.py"))
+    lab_clicks = [button for lab in labs.labs() for button in lab.clicks]
+    assert len(lab_clicks) == len(set(lab_clicks)) and not set(lab_clicks) & set(tables["CLICKS"])
+    for button in tables["CLICKS"] + lab_clicks:  # (drawn as id="…", or named in a view's list of buttons)
         assert f'id="{button}"' in views or f'("{button}",' in views, button

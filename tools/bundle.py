@@ -19,8 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tools.guide import write_guides  # noqa: E402
-from tools.serve import PUBLIC  # noqa: E402
 
+# What the page loads and the bundle holds (tools/serve.py serves these alone).
+PUBLIC = ("index.html", "embed.js", "sw.js", "pyscript.toml", "app/", "lexicon/", "model/", "static/", "vendor/",
+          "LICENSE", "LICENSES/", "THIRD-PARTY.md")
 NAME = "attention-explorer"
 # Hosts compress themselves; the lexicon build's reports of left-out words are not loaded.
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*", "*.br", "*.gz", "*-left-out.txt")

@@ -34,9 +34,10 @@ import threading
 import urllib.parse
 from pathlib import Path
 
+from tools import bundle, guide
+from tools.bundle import PUBLIC
+
 ROOT = Path(__file__).resolve().parent.parent
-PUBLIC = ("index.html", "embed.js", "sw.js", "pyscript.toml", "app/", "lexicon/", "model/", "static/", "vendor/",
-          "LICENSE", "LICENSES/", "THIRD-PARTY.md")
 TYPES = {
     ".wasm": "application/wasm",
     ".mjs": "text/javascript",
@@ -84,7 +85,6 @@ class _Bundle:
 
     def path(self, root, rel):
         """The bundle's file `rel` (made again first when `rel` is its file list), or None."""
-        from tools import bundle, guide
         made = rel in (bundle.FILE_LIST, *(page for page, _ in guide.PAGES.values())) or (
             rel.endswith(".gz") and bundle.GZIPPED_TOO.match(rel[:-3]))
         if not made:

@@ -19,7 +19,7 @@ import importlib
 import os
 from collections.abc import Sequence
 
-from app import i18n
+from app import i18n, labs
 
 LANGS = i18n.LANGS
 
@@ -85,8 +85,23 @@ def section(view_id, inner, css_class, view=True):
     return f'<section id="view-{view_id}" class="view {css_class}" data-view="{view_id}">{inner}</section>'
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class StepsPart:
+    """What a lab adds to the steps table (app/views/steps.py): `columns(record)`, the keys of its
+    columns after the card (their headers: the strings col_<key>); `values(record, j, lang)`, word j's
+    cells in them; `line(row, word, lang)`, the HTML of a line above the table ("" for none)."""
+
+    columns: object
+    values: object
+    line: object
+
+
+MAX_STEPS = 12  # the most steps a path has (the `step` setting's range, 1…MAX_STEPS)
+
 _VIEWS = {}
 _PATHS = {}
+_STEPS_PARTS = []
+_MODEL_TEXTS = []
 _DRAWS = {}  # {(view id, mode): draw}: a view drawn by another module in that mode (`add_draw`)
 _loaded = []
 
@@ -122,9 +137,35 @@ def add_path(path):
     return path
 
 
+def add_steps_part(part):
+    """A lab's part of the steps table (`StepsPart`)."""
+    _STEPS_PARTS.append(part)
+    return part
+
+
+def steps_parts():
+    load()
+    return tuple(_STEPS_PARTS)
+
+
+def add_model_text(write):
+    """A lab's lines in model mode's text outside the page (the terminal, the notebook):
+    `write(record, lang)`, HTML ("" for nothing), put after the letters (the letters the model wrote)."""
+    _MODEL_TEXTS.append(write)
+    return write
+
+
+def model_texts(record, lang):
+    """The labs' model-mode lines for `record`, joined."""
+    load()
+    return "".join(write(record, lang) for write in _MODEL_TEXTS)
+
+
 def load():
-    """Import every module of app/views/ once (each declares its views), and app/path.py (the
-    formula's path), by name: the modules that declare import this one, never the other way."""
+    """Import every module of app/views/ once (each declares its views), then every lab's modules
+    (app/labs/<id>/: their views and paths), by name: the modules that declare import this one,
+    never the other way. The formula's path is app/path.py's, declared when that is imported (the
+    settings import it), so it comes first."""
     if _loaded:
         return
     _loaded.append(True)
@@ -133,14 +174,16 @@ def load():
     names = {name.rsplit(".", 1)[0] for name in os.listdir(folder) if name.endswith((".py", ".pyc"))}
     for name in sorted(n for n in names if not n.startswith("_")):
         importlib.import_module(f"app.views.{name}")
-    path = importlib.import_module("app.path")  # (the formula's path; it names views, so it is checked against them)
+    for lab in labs.labs():
+        for name in lab.modules():
+            importlib.import_module(name)
     for way in _PATHS.values():
         for step in way.steps:
             unknown = set(step.shows) - set(_VIEWS)
             if unknown:
                 raise ValueError(f"path {way.id!r}, step {step.id!r} shows no view called {sorted(unknown)}")
-        if len(way.steps) > path.COUNT:
-            raise ValueError(f"path {way.id!r}: at most {path.COUNT} steps (the `step` setting's range)")
+        if len(way.steps) > MAX_STEPS:
+            raise ValueError(f"path {way.id!r}: at most {MAX_STEPS} steps (the `step` setting's range)")
 
 
 def views(mode=None):

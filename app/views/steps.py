@@ -9,7 +9,7 @@ from app.i18n import num, percent, short, text
 from app.numbers import shown_sum
 from app.views.html import Cell, Column, esc, table, table_rows
 from app.views.query import vec
-from app.views import position, registry
+from app.views import registry
 
 COLUMNS = ("word", "card", "products", "dot", "logit", "exp", "weight", "percent")
 
@@ -38,9 +38,14 @@ def formula(record, lang):
     return line
 
 
+def lab_columns(record):
+    """The columns the labs add after the card (registry.StepsPart: the position lab's PE and key)."""
+    return tuple(key for part in registry.steps_parts() for key in part.columns(record))
+
+
 def columns_of(record):
     """The table's columns: with the distance bias on, −m·|i−j| gets its own after q·k."""
-    shown = COLUMNS[:2] + position.columns(record) + COLUMNS[2:]  # (the position's part after the card)
+    shown = COLUMNS[:2] + lab_columns(record) + COLUMNS[2:]  # (a lab's part after the card: the position's)
     if not record.slope:
         return shown
     at = shown.index("dot") + 1
@@ -72,7 +77,7 @@ def step_values(row, j, tok, lang, biased):
     """A candidate's numbers as the table writes them: q·k written out, q·k, (−m·|i−j|),
     logit, e^logit, weight, percentage."""
     bias = [num(-row.record.slope * abs(row.focus - j), lang)] if biased else []
-    parts = position.values(row.record, j, lang)  # with a position, the key as used
+    parts = [v for part in registry.steps_parts() for v in part.values(row.record, j, lang)]  # (the key as used)
     key = row.record.keys[j] if parts else tok.card
     return parts + [products(row.query, key, lang), num(row.dots[j], lang)] + bias + [
         num(row.logits[j], lang), num(row.exps[j], lang), num(row.weights[j], lang),
@@ -87,7 +92,7 @@ def step_row(row, j, tok, lang, biased):
     if status == "candidate":
         cells += [esc(v) for v in step_values(row, j, tok, lang, biased)]
     elif status in ("masked", "skipped"):  # (hidden by the mask, or left out by the cost lab's pattern)
-        cells += ["—"] * len(position.columns(row.record)) + ["—", "—"] + (["—"] if biased else []) + [
+        cells += ["—"] * len(lab_columns(row.record)) + ["—", "—"] + (["—"] if biased else []) + [
                   t("masked_logit" if status == "masked" else "skipped_logit"), "0", "0", percent(0.0, lang, "table")]
     else:
         cells.append(Cell(f'— {t("is_query")}', until="percent"))
@@ -126,7 +131,8 @@ def render_table(row, tokens, lang, word=None):
     return (
         f'<h2>{t("steps_heading")}</h2>'
         f'<p class="formula">{esc(formula(record, lang))}</p>'
-        + (f'<p class="note pos-line">{t("pos_line")}</p>' if biased else "") + position.steps_line(row, word, lang) +
+        + (f'<p class="note pos-line">{t("pos_line")}</p>' if biased else "")
+        + "".join(part.line(row, word, lang) for part in registry.steps_parts()) +
         f'<div class="table-wrap" role="region" tabindex="0" aria-label="{t("steps_heading")}">'
         + table(columns, body, t("table_caption", word=word, divisor=divisor), foot, class_="steps")
         + "</div>" + (f'<p class="note rounding">{esc(note)}</p>' if note else "")

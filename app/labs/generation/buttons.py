@@ -10,7 +10,7 @@ animation: each press of play writes one letter, as the step button does (static
 
 from app import generate, settings as schema
 from app.i18n import text
-from app.views import generation as views
+from app.labs.generation import views
 
 STEP_MS = 1000  # between two letters while playing: time to read the new one
 

@@ -2,7 +2,8 @@
 ALiBi, as four small bar sets side by side, on the same sentence and settings."""
 
 from app.i18n import text
-from app.views import position, registry
+from app.labs.position import controls as position
+from app.views import registry
 from app.views.bars import bar_item
 from app.views.html import esc
 

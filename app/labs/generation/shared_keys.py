@@ -15,7 +15,7 @@ Both follow the selected word (a word click redraws them) and draw nothing off t
 (`record.shared` is None there: contract.shared_of computes nothing more).
 """
 
-from app import attention, heads
+from app import attention, contract, heads, settings as schema
 from app.i18n import num, percent, text
 from app.views import registry
 from app.views.html import esc
@@ -294,7 +294,6 @@ def render_latent(row, tokens, lang, word=None):
 def own_keys(page):
     """The button: the first head gets keys without the pointer feature (W_K edited), or its
     designed ones back; it becomes the active head, the focus stays on the button."""
-    from app import contract, settings as schema  # (the settings import the registry, which imports this)
     on = contract.own_keys_on(page.settings)
     w_k = None if on else [list(r) for r in heads.NO_POINTER_KEYS]
     page.render(page.settings.copy(head=0, w_k=w_k), page.lexicon_tokens, schema.BY_ATTR["head"].redraw)

@@ -16,7 +16,7 @@ from app.views import registry
 from app.views.html import esc
 from app.views.model import head_caption, quote, token_name
 from app.views.query import vec
-from app.views.shared_keys import kv_radios
+from app.labs.generation.shared_keys import kv_radios
 
 MODEL = ("model",)
 STRINGS = {
@@ -258,6 +258,9 @@ def render_written(record, lang):
     if generation is not None and generation.cut:
         out += f'<p class="note">{esc(text(lang, "gen_cut", n=record.model.n_ctx, count=generation.cut))}</p>'
     return out
+
+
+registry.add_model_text(lambda record, lang: render_written(record, lang) if getattr(record, "generation", None) else "")
 
 
 def heads_of(step):

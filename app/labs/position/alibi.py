@@ -3,7 +3,8 @@ the paper's slopes for the page's four heads, and what it means."""
 
 from app import attention, heads
 from app.i18n import num, short, text
-from app.views import position, registry
+from app.labs.position import controls as position
+from app.views import registry
 from app.views.html import Column, esc, table
 
 SHOWN = 12  # the bias matrix's first words (it goes on alike: −m per word of distance)

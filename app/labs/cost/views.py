@@ -8,7 +8,7 @@ step in an embedded widget)."""
 
 import math
 
-from app import attention, patterns
+from app import attention, patterns, settings as schema
 from app.i18n import num, percent, text
 from app.views import registry
 from app.views.heatmap import whole
@@ -158,13 +158,11 @@ def render_controls(ctx):
 
 
 def registry_globals(settings):
-    from app import settings as schema  # (the settings import the registry, which imports this)
     return schema.global_indices(settings)
 
 
 def toggle_global(page, target):
     """A global word's checkbox: that word joins or leaves the global words; the focus stays on it."""
-    from app import settings as schema
     chosen = set(schema.global_indices(page.settings))
     j = int(target.value)
     chosen = chosen | {j} if target.checked else chosen - {j}

@@ -8,7 +8,7 @@ guided path that names it, or wherever a link asks for `flash`; its block size i
 the view itself, not among the other settings.
 """
 
-from app import flash
+from app import flash, settings as schema
 from app.i18n import num, text
 from app.views import registry
 from app.views.html import Column, esc, table
@@ -168,7 +168,6 @@ def render_flash(row, tokens, lang, word=None):
 def step_to(page, k):
     """The block buttons: the table reaches block k (None: all), the focus stays on a button that
     still works, and the live region says the block's numbers."""
-    from app import settings as schema  # (the settings import the registry, which imports this)
     page.apply(schema.BY_ATTR["flash_step"], k)
     row, lang = page.row, page.settings.lang
     if row is None or page.settings.flash is None:
@@ -209,3 +208,8 @@ def render_section(ctx):
 
 VIEW = registry.add(registry.View(id="flash", place=42, modes=("sentence", "matrix"), tab=True, row=render_flash,
                                   draw=render_section, strings=STRINGS))
+
+
+def all_blocks(page):
+    """Every block at once (the table whole)."""
+    step_to(page, None)

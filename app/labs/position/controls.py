@@ -105,6 +105,9 @@ def steps_line(row, word, lang):
     return f'<p class="note position-line">{esc(line)}</p>'
 
 
+STEPS_PART = registry.add_steps_part(registry.StepsPart(columns=columns, values=values, line=steps_line))
+
+
 def lab_on(record):
     """Whether the lab's views are on screen (a step of its path): they compute only then, so a
     word click in the explorer costs what it did."""

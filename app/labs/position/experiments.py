@@ -12,7 +12,8 @@ The buttons' actions (`shuffle`, `shift`, `convention`) are app/page.py's CLICKS
 
 from app import attention, attention_fast, order, settings as schema
 from app.i18n import percent, text
-from app.views import position, registry
+from app.labs.position import controls as position
+from app.views import registry
 from app.views.html import esc
 from app.views.query import vec
 

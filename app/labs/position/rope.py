@@ -7,7 +7,8 @@ import math
 
 from app import attention
 from app.i18n import num, short, text
-from app.views import position, registry
+from app.labs.position import controls as position
+from app.views import registry
 from app.views.html import Column, esc, table
 from app.views.query import vec
 
