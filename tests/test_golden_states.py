@@ -6,13 +6,19 @@ The page is driven as static/page.js starts it (app/page.py `Page.receive` with 
 parameters); the text compared is the one it writes into #attention-state. A failure names the link
 and the first key path where the state differs.
 
+One addition since the file was written: `cost` names its pattern (docs/DESIGN.md, "Cost of the
+pattern"), four keys ahead of `cells` and `full`: `pattern`, `window`, `global`, `random`. The test
+checks that they are there and equal to the link's own settings (worked from the link by the
+contract's words), then drops exactly those four from the recomputed `cost` and requires the rest
+byte for byte: nothing else may move.
+
 Rewriting the data file: `python -m tests.test_golden_states --write` (see `write`).
 """
 
 import json
 import sys
 from pathlib import Path
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qs, parse_qsl
 
 import pytest
 
@@ -108,6 +114,45 @@ def published(link, lexicons):
     return states[-1]
 
 
+COST_NAMES = ("pattern", "window", "global", "random")  # the keys `cost` gained after the file was written
+WINDOWED = ("window", "local_global", "bigbird")  # the patterns with a window (w = 2 when the link gives none)
+
+
+def written(state):
+    """A state as the page writes it (app/contract.py: json.dumps, no ASCII escapes, no '<')."""
+    return json.dumps(state, ensure_ascii=False, allow_nan=False).replace("<", "\\u003c")
+
+
+def names_of(link, n):
+    """What `cost` must name for `link` on a text of n positions, by the contract's words: the
+    pattern; its window (2 by default) if it has one; the global positions sorted, once each,
+    inside the text, if it has them; bigbird's random keys a row (2 by default)."""
+    given = {key: values[0] for key, values in parse_qs(link, keep_blank_values=True).items()}
+    pattern = given.get("pattern", "full")
+    globals_ = sorted({int(g) for g in given.get("global", "").split(",") if g and int(g) < n})
+    return {"pattern": pattern,
+            "window": int(given.get("window", 2)) if pattern in WINDOWED else None,
+            "global": globals_ if pattern in ("local_global", "bigbird") else [],
+            "random": int(given.get("random", 2)) if pattern == "bigbird" else None}
+
+
+def as_kept(link, text):
+    """The text the page published for `link` in the form the file keeps: its `cost` without the
+    four names, once they are found right (first in `cost`, equal to `names_of` the link). The
+    rest is the page's text, to the byte: a text json.dumps would not write the same is refused,
+    so reading and writing it again changes nothing but the four keys."""
+    state = json.loads(text)
+    assert written(state) == text, f"{link!r}: the state is not written as json.dumps writes it"
+    cost = state["cost"]
+    if cost is not None:
+        assert tuple(cost)[:len(COST_NAMES)] == COST_NAMES, f"{link!r}: cost names {list(cost)}"
+        named = {key: cost.pop(key) for key in COST_NAMES}
+        n_k = len(state["tokens"])  # (matrix mode: one token a key; n_q·n_k cells in all)
+        meant = names_of(link, max(n_k, cost["full"] // n_k))
+        assert named == meant, f"{link!r}: cost names {named}, the link sets {meant}"
+    return written(state)
+
+
 def first_difference(kept, now, where="state"):
     """The first key path (in the kept state's order) where two parsed states differ, e.g.
     `state.rows[2].weight` or `state.cost (keys or their order)`; None when they are equal (type
@@ -171,10 +216,26 @@ def test_the_file_holds_a_state_for_every_link_and_for_no_other():
 @pytest.mark.parametrize("link", LINKS)
 def test_the_page_publishes_todays_state_byte_for_byte(link, page_lexicons):
     """The state a host page, a test or a course author's script reads at this link is the kept
-    one, to the byte: the same keys in the same order, the same numbers to the last digit."""
+    one, to the byte: the same keys in the same order, the same numbers to the last digit; only
+    `cost` names its pattern now, as the link sets it (`as_kept`)."""
     kept = kept_states()[link]
-    now = published(link, page_lexicons)
+    now = as_kept(link, published(link, page_lexicons))
     assert now == kept, difference_message(link, kept, now)
+
+
+@pytest.mark.parametrize("link, wrong", [
+    ("pattern=bigbird&window=1&global=0&random=2&s=Il+gatto+dorme", {"random": 3}),
+    ("pattern=local_global&global=5,0&s=Il+gatto+dorme", {"global": [0, 5]}),
+    ("s=Il+gatto+dorme", {"window": 2}),
+])
+def test_cost_names_other_than_the_links_settings_are_refused(link, wrong):
+    """Dropping the four names is no blind spot: a `cost` naming another random count, a global
+    position past the text, or a window under `full`, fails."""
+    state = {"tokens": [{}, {}, {}], "cost": {**names_of(link, 3), "cells": 6, "full": 9}}
+    as_kept(link, written(state))
+    state["cost"].update(wrong)
+    with pytest.raises(AssertionError, match="cost names"):
+        as_kept(link, written(state))
 
 
 def test_a_difference_is_named_by_its_first_key_path():
@@ -201,9 +262,11 @@ def write():
     Run it only when a change of the state is intended and named in docs/DESIGN.md (the contract
     host pages rely on): the file then records the new states, and the diff shows every number
     and key the change moved. Run for any other reason, it records whatever the code does now, and
-    this test guards nothing."""
+    this test guards nothing. Each state is kept as the test compares it (`as_kept`: `cost`
+    without its four names, checked against the link first)."""
     lexicons = Lexicons()
-    lines = [f"{json.dumps(link)}: {json.dumps(published(link, lexicons), ensure_ascii=False)}" for link in LINKS]
+    lines = [f"{json.dumps(link)}: {json.dumps(as_kept(link, published(link, lexicons)), ensure_ascii=False)}"
+             for link in LINKS]
     DATA.parent.mkdir(parents=True, exist_ok=True)
     DATA.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
     print(f"wrote {len(lines)} states to {DATA}")
@@ -211,5 +274,6 @@ def write():
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python -m tests.test_golden_states --write   (only for a state change named in docs/DESIGN.md)")
+        sys.exit("usage: python -m tests.test_golden_states --write\n"
+                 "(only for a change of state named in docs/DESIGN.md)")
     write()
