@@ -188,11 +188,14 @@ def pattern_qkv(settings, n_q, n_k):
     return lambda *args, **kw: attention_fast.attend_qkv(*args, allowed=cells, **kw)
 
 
-def cost_field(record):
-    """The state's `cost`: {"cells": the cells computed (candidates), "full": n_q·n_k}."""
+def cost_field(settings, record):
+    """The state's `cost`: the pattern's own settings as they apply (app/patterns.py `named`: pattern,
+    window, global, random), "cells": the cells computed (candidates), "full": n_q·n_k."""
     if record is None:
         return None
-    return {"cells": sum(sum(1 for c in record.candidates[i] if c) for i in range(record.n_q)),
+    return {**patterns.named(settings.pattern, record.n_q, record.n_k, settings.window,
+                             schema.global_indices(settings), settings.random_keys),
+            "cells": sum(sum(1 for c in record.candidates[i] if c) for i in range(record.n_q)),
             "full": record.n_q * record.n_k}
 
 
@@ -386,9 +389,9 @@ def build_state(settings, tokens, record, quiz=None):
     state["position"] = position_field(settings, record)
     # shared keys (docs/DESIGN.md): the numbers a cache keeps a token and layer for these heads
     state["cache_per_token"] = heads.cache_per_token(settings.kv_heads)
-    # the cost lab (docs/DESIGN.md, "Cost of the pattern"): the cells computed, and under a pattern
-    # which they are (the pattern, the mask and the self rule together)
-    state["cost"] = cost_field(record)
+    # the cost lab (docs/DESIGN.md, "Cost of the pattern"): the pattern named with its settings, the
+    # cells computed, and under a pattern which they are (the pattern, the mask and the self rule together)
+    state["cost"] = cost_field(settings, record)
     if state["matrix"] is not None:
         state["matrix"]["allowed"] = None if settings.pattern == "full" else [list(r) for r in record.candidates]
     if settings.mode == "matrix" and record is not None:

@@ -27,7 +27,7 @@ def pattern_cells(pattern, n_q, n_k, window=None, global_tokens=(), random_keys=
     w = DEFAULT_WINDOW if window is None else int(window)
     cells = [[abs(i - j) <= w for j in range(n_k)] for i in range(n_q)]
     if pattern in ("local_global", "bigbird"):
-        found = sorted({g for g in global_tokens if 0 <= g < max(n_q, n_k)})
+        found = applied_globals(global_tokens, n_q, n_k)
         for i in range(n_q):
             if i in found:
                 cells[i] = [True] * n_k
@@ -42,6 +42,23 @@ def pattern_cells(pattern, n_q, n_k, window=None, global_tokens=(), random_keys=
             for j in random.Random(f"bigbird:{0 if seed is None else seed}:{i}").sample(left, min(r, len(left))):
                 cells[i][j] = True
     return cells
+
+
+def applied_globals(global_tokens, n_q, n_k):
+    """The global positions a pattern applies: sorted, each once, those inside the text."""
+    return sorted({g for g in global_tokens if 0 <= g < max(n_q, n_k)})
+
+
+def named(pattern, n_q, n_k, window=None, global_tokens=(), random_keys=None):
+    """The pattern's own settings as they apply (the state's `cost`, docs/DESIGN.md): its name, the
+    window w it uses (None under full and linear), the global positions it applies ([] unless
+    local_global or bigbird) and the random keys a row it adds (None unless bigbird); each default
+    (w = 2, r = 2) written as the number it stands for."""
+    windowed = pattern in ("window", "local_global", "bigbird")
+    return {"pattern": pattern,
+            "window": (DEFAULT_WINDOW if window is None else int(window)) if windowed else None,
+            "global": applied_globals(global_tokens, n_q, n_k) if pattern in ("local_global", "bigbird") else [],
+            "random": (DEFAULT_RANDOM if random_keys is None else int(random_keys)) if pattern == "bigbird" else None}
 
 
 def window_cells(n, w, mask=False, include_self=True):

@@ -2,14 +2,26 @@
 definitions written again here in numpy; the weights as the softmax over the cells left; linear
 attention's kernel and its two orders; BigBird's random keys; the state's `cost`."""
 
+import json
+from urllib.parse import parse_qsl
+
 import numpy as np
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from app import attention, attention_fast, contract, patterns, settings as schema
+from app.lexicon import Lexicons
+from app.page import Page
+from app.remote import Screen
 from tests.contract_check import assert_valid_state, state_for_link as state_of
+from tests.test_engine_page import Timers
 
 NINE = "s=Il+gatto+seduto+sul+tappeto+dormiva+e+la+luna"
+
+
+@pytest.fixture(scope="module")
+def page_lexicons():
+    return Lexicons()
 
 
 
@@ -44,7 +56,9 @@ def test_a_window_of_two_on_nine_words_leaves_39_cells_with_the_word_itself_and_
     """The hand-worked count: 9 on the diagonal, 2·(8 + 7) beside it; 30 without the diagonal."""
     with_self = state_of(NINE + "&pattern=window&window=2&self=1&focus=4", lexicons)
     without = state_of(NINE + "&pattern=window&window=2&focus=4", lexicons)
-    assert with_self["cost"] == {"cells": 39, "full": 81} and without["cost"] == {"cells": 30, "full": 81}
+    named = {"pattern": "window", "window": 2, "global": [], "random": None}
+    assert with_self["cost"] == {**named, "cells": 39, "full": 81}
+    assert without["cost"] == {**named, "cells": 30, "full": 81}
     assert patterns.window_cells(9, 2) == 39 and patterns.window_cells(9, 2, include_self=False) == 30
 
 
@@ -62,13 +76,57 @@ def test_each_patterns_cells_and_weights_are_numpys_in_sentence_mode(pattern, ex
     cells = reference_allowed(pattern, 9, w, globals_, mask, self_)
     if pattern != "full":
         assert np.array_equal(np.array(m["allowed"]), cells)
-    assert state["cost"] == {"cells": int(cells.sum()), "full": 81}
+    assert state["cost"] == {"pattern": pattern, "window": None if pattern == "full" else w, "global": globals_,
+                             "random": None, "cells": int(cells.sum()), "full": 81}
     q, k, v = (np.array(m[name]) for name in ("queries", "keys", "values"))
     weights, output = reference_weights(q, k, v, cells, state["scale"])
     rows = cells.any(axis=1)
     np.testing.assert_allclose(np.array(m["weights"])[rows], weights[rows], rtol=1e-12, atol=1e-15)
     for i in np.flatnonzero(rows):
         np.testing.assert_allclose(m["output"][i], output[i], rtol=1e-12, atol=1e-12)
+
+
+def state_the_host_reads(link, lexicons):
+    """The state a framed page at `link` posts to its host page ({"type": "attention:state", "state"}),
+    the page started as static/page.js starts it."""
+    page = Page(Screen(lambda ops: None), lexicons, Timers())
+    ops = json.loads(page.receive({"type": "start", "framed": True, "early": None, "state": "", "queue": [],
+                                   "address": {"base": "http://x/", "pairs": parse_qsl(link)}}))
+    posted = [json.loads(op[2][0]) for op in ops if op[:2] == ["helper", "tellHost"]]
+    assert [message["type"] for message in posted] == ["attention:state"]
+    return posted[0]["state"]
+
+
+@pytest.mark.parametrize("link, named", [
+    ("pattern=bigbird&window=1&global=0&random=2&s=Il+gatto+seduto+sul+tappeto&focus=2",
+     {"pattern": "bigbird", "window": 1, "global": [0], "random": 2}),
+    ("pattern=bigbird&s=Il+gatto+seduto+sul+tappeto", {"pattern": "bigbird", "window": 2, "global": [], "random": 2}),
+    ("pattern=local_global&window=0&global=5,0,5,9&s=Il+gatto+seduto+sul+tappeto+dormiva",
+     {"pattern": "local_global", "window": 0, "global": [0, 5], "random": None}),
+    ("pattern=window&window=3&global=1&random=4&s=Il+gatto+dorme", {"pattern": "window", "window": 3, "global": [],
+                                                                  "random": None}),
+    ("window=3&global=1&s=Il+gatto+dorme", {"pattern": "full", "window": None, "global": [], "random": None}),
+    ("lang=en&pattern=linear&window=1&s=The+cat+sleeps", {"pattern": "linear", "window": None, "global": [],
+                                                           "random": None}),
+    ("mode=matrix&seed=42&pattern=bigbird&window=0&global=7&random=1",
+     {"pattern": "bigbird", "window": 0, "global": [7], "random": 1}),
+])
+def test_a_host_page_reads_which_pattern_is_on_from_the_state(link, named, page_lexicons):
+    """The state a host page receives names the pattern and the settings it applies, as the link set
+    them (the defaults w = 2 and r = 2 written out; globals sorted, once each, none past the text; a
+    setting the pattern does not use is null or [])."""
+    state = state_the_host_reads(link, page_lexicons)
+    assert_valid_state(state)
+    cost = state["cost"]
+    assert {key: cost[key] for key in named} == named
+    assert list(cost) == ["pattern", "window", "global", "random", "cells", "full"]
+
+
+def test_model_mode_names_no_pattern(page_lexicons):
+    """The trained model's window is not a pattern of the designed heads: `cost` stays null there."""
+    state = state_the_host_reads("mode=model&window=2&s=abcab", page_lexicons)
+    assert_valid_state(state)
+    assert state["cost"] is None and state["mode"] == "model"
 
 
 def test_a_window_in_matrix_mode_follows_the_same_rule(lexicons):

@@ -37,7 +37,7 @@ def test_a_window_of_two_leaves_39_cells_and_the_grid_shows_the_states_cells(lab
     page.locator("#window").dispatch_event("change")
     page.locator("#self").check()
     state = wait_state(page, "s.include_self && s.cost.cells === 39")
-    assert state["cost"] == {"cells": 39, "full": 81}
+    assert state["cost"] == {"pattern": "window", "window": 2, "global": [], "random": None, "cells": 39, "full": 81}
     allowed = np.array(state["matrix"]["allowed"])
     i, j = np.indices((9, 9))
     assert np.array_equal(allowed, np.abs(i - j) <= 2)
