@@ -274,13 +274,14 @@ CSS_START, CSS_END = "/* made by `make build` from the view registry (app/views/
 
 def css_blocks(every=None):
     """{name: CSS}: "tabs", an embedded widget's tab shows its view; "steps", a step of a path
-    hides every view it does not name (#app's data-show, app/path.py's `shows`). `every`: the
+    hides every view it does not name (#app's data-show, app/path.py's `shows`); "labs", each lab's
+    style.css (app/labs/<id>/), last in the cascade. `every`: the
     views (default: the registry's)."""
     every = views() if every is None else every
     tabs = ",\n".join(f'html.embed .analysis[data-view="{v.id}"] .view[data-view="{v.id}"]'
                       for v in every if v.tab)
     steps = ",\n".join(f'#app[data-show]:not([data-show~="{v.id}"]) {v.css}' for v in every)
-    return {"tabs": tabs + " { display: block; }", "steps": steps + " { display: none; }"}
+    return {"tabs": tabs + " { display: block; }", "steps": steps + " { display: none; }", "labs": labs.css()}
 
 
 def with_css(style, every=None):
