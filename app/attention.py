@@ -390,7 +390,7 @@ class Position:
 
     __slots__ = ("kind", "offset", "base", "pairs", "slope", "encoding", "angles", "cards", "queries", "keys",
                  "hand", "lab", "key")  # hand: the `pos` setting (the active head's slope set by hand, 0:
-    # none); lab: the position lab's views are on screen (app/views/position.py: they compute only
+    # none); lab: the position lab's views are on screen (app/labs/position/controls.py: they compute only
     # then); key: the key the RoPE view turns beside the query (`rope_key`; None: the most attended)
 
     def __init__(self, kind="none", offset=0, base=DEFAULT_BASE, pairs="interleaved"):

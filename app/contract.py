@@ -63,18 +63,18 @@ def matrix_qkv(settings):
 def compute(settings, tokens):
     """The attention record of the active head for these settings (None: no word), with the
     FlashAttention table's block size, blocks reached and whether a step shows it (`record.flash`:
-    app/views/flash.py)."""
+    app/labs/cost/flash_view.py)."""
     record = _compute(settings, tokens)
     if record is not None and settings.mode != "model":
         record.flash = flash_of(settings)
-        record.cost = settings.pattern  # (the cost lab's linear view reads it: app/views/cost.py)
+        record.cost = settings.pattern  # (the cost lab's linear view reads it: app/labs/cost/views.py)
     if record is not None and settings.mode == "sentence":
         record.shared = shared_of(settings, tokens, record)
     return record
 
 
 class Shared:
-    """What the generation lab's shared-keys and latent views read (app/views/shared_keys.py): the
+    """What the generation lab's shared-keys and latent views read (app/labs/generation/shared_keys.py): the
     key/value heads, each head's record with its own W_K and W_V beside the one it uses (`own`: the
     same records when nothing is shared), whether the active head's W_K or W_V are edited, and the
     active head's record with keys and values rebuilt from the latent (`latent`)."""
@@ -109,7 +109,7 @@ def shared_of(settings, tokens, record):
 
 
 def flash_of(settings):
-    """What FlashAttention's view reads of the settings (`record.flash`, app/views/flash.py): the
+    """What FlashAttention's view reads of the settings (`record.flash`, app/labs/cost/flash_view.py): the
     block size, the blocks reached, and whether a path's step shows the view."""
     return settings.flash, settings.flash_step, registry.step_shows(settings, "flash")
 

@@ -86,7 +86,7 @@ def cache_per_token(kv_heads, d_head=attention.D_MODEL):
 
 
 # Keys without the pointer feature: what the shared-keys view offers as the first head's own W_K
-# (app/views/shared_keys.py). "Who does what" hardly asks for little words, so its own bars barely
+# (app/labs/generation/shared_keys.py). "Who does what" hardly asks for little words, so its own bars barely
 # move; the heads that share its keys lose what "pointers" looks for.
 NO_POINTER_KEYS = ((1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 0.0))
 

@@ -298,7 +298,7 @@ SCHEMA = (
             url="wv", host="wv", control=None, kind="matrix", default=None,
             high=attention.D_MODEL, cols=attention.D_MODEL),
     # Shared keys (docs/DESIGN.md, "Shared keys"; app/heads.py `kv_source`): how many key/value heads
-    # the designed heads share. Its control lives in the generation lab's view (app/views/shared_keys.py).
+    # the designed heads share. Its control lives in the generation lab's view (app/labs/generation/shared_keys.py).
     Setting(attr="kv_heads",
             help=("how many key/value heads four heads share: 4 (each its own, multi-head), 2 (grouped-query) "
                   "or 1 (multi-query). Sentence mode: the designed heads, each group using the W_K and W_V of "

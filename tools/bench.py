@@ -172,7 +172,7 @@ def generate_change(browser, url, count=SETTING_CHANGES):
 
 
 # The position lab (path=position, step 3) at 200 words: the kind and the offset changed in turn
-# by their own controls (app/views/position.py), each recomputing every row and the lab's views;
+# by their own controls (app/labs/position/controls.py), each recomputing every row and the lab's views;
 # until the answer is on the page, as the mask's.
 POSITION_SCRIPT = """async (count) => { %s
   const kinds = ["rope", "sinusoidal", "alibi", "none"];
@@ -228,7 +228,7 @@ def position_change(browser, url, count=SETTING_CHANGES):
     return setting_script(browser, url, POSITION_SCRIPT, count)
 
 
-# FlashAttention's table (app/views/flash.py) at 200 words with B = 16: its block size typed in
+# FlashAttention's table (app/labs/cost/flash_view.py) at 200 words with B = 16: its block size typed in
 # the view (16, then 17, in turn), each recomputing every row and the table of the selected row's
 # 13 blocks; until the answer is on the page, as the mask's.
 FLASH_SCRIPT = """async (count) => { %s
@@ -248,7 +248,7 @@ FLASH_SCRIPT = """async (count) => { %s
 
 
 # The cost lab (path=cost, step 3) at 200 words: the pattern changed in turn by its own radio
-# buttons (app/views/cost.py), each recomputing every row and the grid; until the answer is on
+# buttons (app/labs/cost/views.py), each recomputing every row and the grid; until the answer is on
 # the page, as the mask's.
 PATTERN_SCRIPT = """async (count) => { %s
   const kinds = ["window", "full", "local_global", "full", "bigbird", "full"];  // (each answer tells by its cells)

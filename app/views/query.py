@@ -45,7 +45,7 @@ def render_w_q(w_q, lang):
 def render_query(row, tokens, lang):
     """The selected word's card, its question q in numbers and in words."""
     word = tokens[row.focus].text
-    where = row.record.position  # (sinusoidal and RoPE say how q came: app/views/position.py's strings)
+    where = row.record.position  # (sinusoidal and RoPE say how q came: app/labs/position/controls.py's strings)
     line = "query_line_" + where.kind if where is not None and where.kind in ("sinusoidal", "rope") else "query_line"
     return (
         f'<h2>{esc(text(lang, "query_heading", word=word))}</h2>'

@@ -1,7 +1,7 @@
 """The cost lab (docs/DESIGN.md, "Cost of the pattern"): its controls (the pattern, the window, the
 random keys, the global words picked by clicking), the cost of the pattern in numbers (cells
 against n² as n grows, and the score matrix's memory), and linear attention beside softmax.
-Its path is app/views/cost_path.py; the maths, app/patterns.py and app/attention.py.
+Its path is app/labs/cost/path.py; the maths, app/patterns.py and app/attention.py.
 
 None of these views is in the explorer: they show on the path's steps (and a link may open a
 step in an embedded widget)."""

@@ -10,7 +10,7 @@ LAB = Lab(
     id="generation",
     settings=(
         # The trained model writes (docs/DESIGN.md, "Generation"; app/generate.py): model mode only.
-        # Its controls are the generation lab's buttons (app/views/generation.py), not a row of settings.
+        # Its controls are the generation lab's buttons (app/labs/generation/views.py), not a row of settings.
         Setting(attr="generate",
                 help=("model mode: the model writes this many letters after the typed ones, each the most likely "
                       "next letter, reading one position at a time with a KV cache (0: none)"),

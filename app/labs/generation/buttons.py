@@ -1,4 +1,4 @@
-"""The generation lab's buttons (app/views/generation.py): write one letter, play, clear.
+"""The generation lab's buttons (app/labs/generation/views.py): write one letter, play, clear.
 
 Each changes the `generate` setting through the page's own path (`Page.apply`), as a link or a
 host message would, then puts the focus back on the button pressed and says the new letter in

@@ -1,5 +1,5 @@
 """What a window costs the model (docs/DESIGN.md, "Generation": `window` in model mode), the last
-step of the generation path (app/views/generation_path.py).
+step of the generation path (app/labs/generation/path.py).
 
 Under a sliding window w (Mistral's) each position sees itself and the w positions before it,
 and the cache keeps only those w + 1 rows. The induction head copies the letter that followed

@@ -6,8 +6,8 @@ Each step opens in the mode it is about (`path.Step.mode`: entering the step swi
 app/settings.py `_take_step`): the model's steps in model mode; shared keys and the latent are
 built on the designed heads, so steps 4 and 5 open in sentence mode; the window's price is the
 model's, step 6 in model mode. Steps 4–6 show the real models' caches or the counters beside their
-own views: `shared-keys` and `latent` (app/views/shared_keys.py), `model-window`
-(app/views/model_window.py).
+own views: `shared-keys` and `latent` (app/labs/generation/shared_keys.py), `model-window`
+(app/labs/generation/model_window.py).
 """
 
 from app import path

@@ -1,5 +1,5 @@
 """Shared keys and the latent: two ways to make the KV cache smaller, on the designed heads (steps 4
-and 5 of the generation path, app/views/generation_path.py; docs/DESIGN.md, "Shared keys").
+and 5 of the generation path, app/labs/generation/path.py; docs/DESIGN.md, "Shared keys").
 
 `shared-keys`: the `kv_heads` choice (4 multi-head, 2 grouped-query, 1 multi-query), which head's
 W_K and W_V each head uses (app/heads.py `kv_source`), how the selected word's bars change under

@@ -8,7 +8,7 @@ from app.views import registry
 from app.views.html import esc
 from app.views.query import vec
 
-LAB = "position"  # the lab's guided path (app/views/position_path.py)
+LAB = "position"  # the lab's guided path (app/labs/position/path.py)
 KINDS = attention.POSITION_KINDS
 
 STRINGS = {
