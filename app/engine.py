@@ -13,10 +13,11 @@ import json
 import js
 from pyodide.ffi import create_proxy
 
-from app import lexicon
+from app import labs, lexicon
 from app.lexicon import Lexicons
 from app.page import Page
 from app.remote import Screen
+from app.views import registry
 
 
 class Timers:
@@ -46,6 +47,16 @@ class Engine:
         """A message of widget `number`'s page: the ops it wrote, as JSON text ("" for none)."""
         page = self.pages.get(number)
         return page.receive(json.loads(text)) if page is not None else ""
+
+    def arrived(self, ids):
+        """The labs `ids` (JSON text: a list) were unpacked into app/labs/ (static/engine.js): their
+        views, paths and strings join the registry's lists."""
+        for lab_id in json.loads(ids):
+            registry.arrive(lab_id)
+
+    def unavailable(self, ids):
+        """The labs `ids` (JSON text) could not be fetched: the pages go on without them."""
+        labs.UNAVAILABLE.update(json.loads(ids))
 
     def detach(self, number):
         self.pages.pop(number, None)

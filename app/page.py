@@ -29,6 +29,7 @@ page thread talks to this engine: app/engine.py) is a second Page, with its own 
 """
 
 import gc
+import json
 import time
 import traceback
 
@@ -126,6 +127,7 @@ class Page:
     def render(self, settings, tokens, regions, notes=()):
         """Compute the record for `settings` and redraw the named regions ("all", "sentence",
         "editor") and the analysis. `tokens`: the sentence's, with the lexicon's cards."""
+        labs.need(settings)  # (a lab these settings need and that is not here: the message waits for it)
         self.settings, self.lexicon_tokens = settings, tokens
         if settings.lock:  # a graded exercise: answered questions stay answered
             self.quiz.lock(settings.questions)
@@ -341,6 +343,8 @@ class Page:
             gc.disable()
         try:
             handler(*args)
+        except labs.Needed:
+            raise
         except Exception as error:  # noqa: BLE001 - the page must survive anything
             self.show_error(error)
         finally:
@@ -559,6 +563,19 @@ class Page:
         """A message of the page's thread (static/page.js): an event, a host message, a call
         back, an op it could not do, or the start. Returns the ops it wrote (JSON text)."""
         screen = self.screen
+        kept = dict(vars(self))  # (what the page holds, put back if the message needs a lab first)
+        try:
+            return self.answer(message)
+        except labs.Needed as needed:  # its settings need labs not here: undone, sent again once they are
+            screen.take()
+            vars(self).clear()
+            vars(self).update(kept)
+            return json.dumps({"labs": needed.ids})
+
+    def answer(self, message):
+        """`receive`'s work; raises labs.Needed, before anything is drawn, when the settings it
+        arrives at need a lab whose archive is not here yet (app/labs/__init__.py)."""
+        screen = self.screen
         screen.context = Context(message.get("context"))
         kind = message["type"]
         if kind == "start":
@@ -599,6 +616,7 @@ class Page:
         for name, value in pairs:
             params.setdefault(name, []).append(value)
         settings, notes = schema.parse_params(params, self.lexicons)
+        labs.need(settings)
         tokens, _ = schema.sentence_tokens(settings, settings.sentence, self.lexicons)
         record = contract.compute(settings, tokens)
         resumed = message.get("resume")  # (a graded exercise resumed: static/scorm.js)

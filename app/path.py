@@ -25,6 +25,7 @@ range, 1…COUNT).
 import dataclasses
 import importlib
 
+from app import labs
 from app.views import registry
 
 
@@ -76,7 +77,12 @@ EXPLORER_CONTROLS = ("mask", "self")  # the explorer's settings in view (the oth
 
 def path_of(name=None):
     """The path called `name` (None: the formula's)."""
-    return FORMULA if name in (None, DEFAULT) else registry.paths()[name]
+    if name in (None, DEFAULT):
+        return FORMULA
+    declared = registry.paths()
+    if name not in declared:
+        labs.need_path(name)  # (a lab's path whose lab is not here yet: the message waits for it)
+    return declared[name]
 
 
 def count(name=None):

@@ -39,8 +39,8 @@ def view_tabs(view, lang, interactive=True, locked=False):
     off = "" if interactive else " disabled"
     items = "".join(
         f'<label class="view-tab"><input type="radio" name="view" value="{v}"'
-        f'{" checked" if v == view else ""}{off}> {esc(text(lang, "view_" + v))}</label>'
-        for v in schema.VIEWS if not (locked and registry.view(v).every_row))
+        f'{" checked" if v == view else ""}{off}> {esc(registry.tab_title(v, lang))}</label>'
+        for v in schema.VIEWS if not (locked and registry.every_row(v)))
     return (f'<fieldset class="view-tabs"><legend class="sr-only">{esc(text(lang, "view_legend"))}</legend>'
             f'{items}</fieldset>')
 

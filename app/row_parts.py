@@ -19,7 +19,6 @@ from app import render
 from app.views import heatmap
 
 LATER_FROM = heatmap.WINDOW  # a text of more words: a setting change draws its bars and table off screen later
-PART_IDS = tuple(render.ROW_PARTS.values())
 
 
 class RowParts:
@@ -30,7 +29,6 @@ class RowParts:
         self.drawn = {}  # row part -> the row its element shows (None: drawn empty)
         self.later = None  # the pending idle call of `catch_up` (its id), if any
         self.busy = set()  # row parts marked aria-busy (behind the selected row)
-        self.ids = list(PART_IDS)
         self.caught_up = page.task(self.catch_up)
         self.patch_refused = page.task(self.redraw_whole)
 
@@ -43,7 +41,7 @@ class RowParts:
         self.busy.clear()
         self.drawn.update(dict.fromkeys(render.ROW_PARTS, row))
         self.drawn.update(dict.fromkeys(later))
-        self.page.helpers.watchParts(analysis, self.ids, self.caught_up)
+        self.page.helpers.watchParts(analysis, list(render.ROW_PARTS.values()), self.caught_up)
         if later:
             self.wait_for_idle(later)
 

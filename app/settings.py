@@ -190,7 +190,10 @@ def _lab_defaults():
 
 
 def _shown(settings, view_id):
-    """Whether the view is on screen for these settings: in the explorer of its mode, or on a step that names it."""
+    """Whether the view is on screen for these settings: in the explorer of its mode, or on a step that names it
+    (a view of a lab that is not here is not)."""
+    if view_id not in registry.ids():
+        return False
     view = registry.view(view_id)
     if settings.step is None:
         return view.explorer and settings.mode in view.modes

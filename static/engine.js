@@ -125,19 +125,55 @@ async function start() {
   ports.forEach(([port, number]) => attach(port, number));
 }
 
+/* A lab's archive (app/labs/<id>.zip: its modules), fetched the first time a page's message
+   needs the lab (app/labs/__init__.py) and unpacked into app/, once for every page; a lab whose
+   archive cannot be had is said so to Python, which goes on without it. */
+const labs = new Map();
+function lab(id) {
+  if (!labs.has(id)) {
+    labs.set(id, fetchBytes(new URL(`../app/labs/${id}.zip`, import.meta.url)).then((bytes) => {
+      pyodide.unpackArchive(bytes, "zip", { extractDir: "app" });
+      engine.arrived(JSON.stringify([id]));
+    }, (error) => {
+      console.warn(`Attention Explorer: the lab ${id} could not be loaded:`, error && error.message);
+      engine.unavailable(JSON.stringify([id]));
+    }));
+  }
+  return labs.get(id);
+}
+
+/* A message's ops from its Page; when its settings need labs that are not here ({"labs": [ids]}:
+   the Page undid it), their archives are fetched and the message is sent again. */
+async function answer(number, data) {
+  const asked = new Set();
+  for (;;) {
+    const ops = engine.receive(number, data);
+    if (!ops.startsWith('{"labs"')) return ops;
+    const ids = JSON.parse(ops).labs;
+    /* (a lab asked for again once it came is not coming: the page goes on without it) */
+    ids.filter((id) => asked.has(id)).forEach((id) => engine.unavailable(JSON.stringify([id])));
+    ids.forEach((id) => asked.add(id));
+    await Promise.all(ids.map(lab));
+  }
+}
+
 /* A page's port: its messages go to its Page once Python is up (they wait in the port till
-   then: its onmessage is set only by attach). */
+   then: its onmessage is set only by attach), one at a time in their order (a message waiting
+   for a lab holds the later ones back). */
 function attach(port, number) {
   engine.attach(number, (ops) => port.postMessage({ type: "ops", ops }));
+  let queue = Promise.resolve();
   port.onmessage = (event) => {
-    let ops = "";
-    const began = performance.now();
-    try {
-      ops = engine.receive(number, event.data);
-    } catch (error) {  /* (app/page.py shows its own errors: this is the engine's) */
-      console.error("Attention Explorer's engine:", error);
-    }
-    port.postMessage({ type: "ops", ops, done: true, ms: performance.now() - began });
+    queue = queue.then(async () => {
+      let ops = "";
+      const began = performance.now();
+      try {
+        ops = await answer(number, event.data);
+      } catch (error) {  /* (app/page.py shows its own errors: this is the engine's) */
+        console.error("Attention Explorer's engine:", error);
+      }
+      port.postMessage({ type: "ops", ops, done: true, ms: performance.now() - began });
+    });
   };
   port.postMessage({ type: "engine", start: plan.kind });
 }

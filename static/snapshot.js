@@ -142,9 +142,13 @@ function pageRecipe(pyodide) {
   return { modules, sources: read(own), data: read(files), warm };
 }
 /* (in the page's Python: its modules, and what those of its own files that define
-   `snapshot_warm()` would have the snapshot make for them, with the files that reads) */
+   `snapshot_warm()` would have the snapshot make for them, with the files that reads; a lab's
+   modules, app.labs.<id>.<module>, are left out: they come in the lab's own archive, fetched only
+   when the lab is needed, and a snapshot holding them would find their files missing at the next
+   start and forget every kept module) */
 const RECIPE = `import json, sys
-modules = [[n, getattr(m, "__file__", None)] for n, m in list(sys.modules.items())]
+modules = [[n, getattr(m, "__file__", None)] for n, m in list(sys.modules.items())
+           if not (n.startswith("app.labs.") and n.count(".") > 2)]
 files, warm = [], []
 for name, path in modules:
     if not isinstance(path, str) or path.startswith("/lib/"):

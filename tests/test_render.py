@@ -192,16 +192,28 @@ def test_pre_render_is_kept_only_when_the_state_says_the_same():
 
 def test_every_app_module_is_shipped_by_the_pyscript_config():
     """The page gets every module of app/ (except main.py, the entry script, and the terminal
-    and notebook modules, which run on CPython only), compiled, from the archive pyscript.toml
-    unpacks into app/, and every lexicon file from pyscript.toml."""
+    and notebook modules, which run on CPython only), compiled: the core's and each lab's manifest
+    from the archive pyscript.toml unpacks into app/, a lab's other modules from its own archive
+    app/labs/<id>.zip (fetched when the lab is needed), and no lab module from the first; and every
+    lexicon file from pyscript.toml."""
     import zipfile
     config = (build.ROOT / "pyscript.toml").read_text(encoding="utf-8")
     assert '"./app/app.zip" = "./app/*"' in config
     shipped = zipfile.ZipFile(build.ROOT / "app" / "app.zip").namelist()
     outside_the_page = ("main.py", "__main__.py", "notebook.py", "plain_text.py")
+    labs_seen = set()
     for path in sorted((build.ROOT / "app").rglob("*.py")):
-        if path.name not in outside_the_page:
-            assert path.relative_to(build.ROOT / "app").with_suffix(".pyc").as_posix() in shipped
+        member = path.relative_to(build.ROOT / "app").with_suffix(".pyc").as_posix()
+        parts = member.split("/")
+        if path.name in outside_the_page:
+            continue
+        if parts[0] == "labs" and len(parts) == 3 and parts[2] != "__init__.pyc":
+            labs_seen.add(parts[1])
+            assert member not in shipped
+            assert member in zipfile.ZipFile(build.ROOT / "app" / "labs" / f"{parts[1]}.zip").namelist()
+        else:
+            assert member in shipped
+    assert labs_seen == {"position", "cost", "generation"}
     for path in sorted((build.ROOT / "lexicon").glob("*.csv")):
         assert f'"./lexicon/{path.name}"' in config
 

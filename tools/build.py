@@ -186,11 +186,32 @@ def config_files(root=ROOT):
     return re.findall(r'^"(\./[^"]+)" = ', (root / "pyscript.toml").read_text(encoding="utf-8"), re.M)
 
 
-def app_sources(root=ROOT):
-    """The app's .py files the page loads from its archive, relative to root, sorted."""
+def all_sources(root=ROOT):
+    """Every .py file of app/ the page loads, relative to root, sorted."""
     found = (p.relative_to(root).as_posix() for p in (root / "app").rglob("*.py")
              if "__pycache__" not in p.parts and re.fullmatch(r"[A-Za-z_]\w*\.py", p.name))
     return sorted(path for path in found if path not in OUTSIDE_THE_ARCHIVE)
+
+
+def lab_of(path):
+    """The lab whose own archive holds `path` (app/labs/<id>/<module>.py), or None: the page's
+    archive holds the rest, each lab's manifest (its __init__.py) included."""
+    parts = path.split("/")
+    return parts[2] if len(parts) == 4 and parts[:2] == ["app", "labs"] and parts[3] != "__init__.py" else None
+
+
+def app_sources(root=ROOT):
+    """The .py files of the page's archive (app/app.zip), relative to root, sorted."""
+    return [path for path in all_sources(root) if lab_of(path) is None]
+
+
+def archives(root=ROOT):
+    """{archive: its .py files}: app/app.zip, then each lab's app/labs/<id>.zip."""
+    out = {ARCHIVE: app_sources(root)}
+    for path in all_sources(root):
+        if lab_of(path) is not None:
+            out.setdefault(f"app/labs/{lab_of(path)}.zip", []).append(path)
+    return out
 
 
 def runtime_cache_tag(root=ROOT):
@@ -212,33 +233,46 @@ def stale_archive(root=ROOT):
     """What is wrong with app/app.zip: [] when it holds, for each module the page loads, one
     copy compiled by the runtime's Python (NAME.pyc, no source beside it) whose header carries
     the hash of the module's current source."""
+    problems = []
+    for name, sources in archives(root).items():
+        problems += _stale(root, name, sources)
+    known = set(archives(root))
+    problems += [f"{p.relative_to(root).as_posix()} is no lab's archive" for p in (root / "app" / "labs").glob("*.zip")
+                 if p.relative_to(root).as_posix() not in known]
+    return problems
+
+
+def _stale(root, name, sources):
     import _imp
     compiled = {}
-    for path in app_sources(root):
-        folder, _, name = path[len("app/"):].rpartition("/")
-        compiled[f"{folder}/{name[:-3]}.pyc".lstrip("/")] = path
+    for path in sources:
+        folder, _, module = path[len("app/"):].rpartition("/")
+        compiled[f"{folder}/{module[:-3]}.pyc".lstrip("/")] = path
     try:
-        archive = zipfile.ZipFile(root / ARCHIVE)
+        archive = zipfile.ZipFile(root / name)
     except (OSError, zipfile.BadZipFile):
-        return [f"{ARCHIVE} is missing or unreadable"]
+        return [f"{name} is missing or unreadable"]
     with archive:
         names = archive.namelist()
-        problems = [f"{ARCHIVE}: {m} is not one of the modules" for m in names if m not in compiled]
+        problems = [f"{name}: {m} is not one of the modules" for m in names if m not in compiled]
         for member, path in compiled.items():
             if member not in names:
-                problems.append(f"{ARCHIVE}: {member} is missing")
+                problems.append(f"{name}: {member} is missing")
                 continue
             head = archive.read(member)[:16]
             source_hash = _imp.source_hash(int.from_bytes(head[:4], "little"), (root / path).read_bytes())
             if head[4:8] != (0b11).to_bytes(4, "little") or head[8:16] != source_hash:
-                problems.append(f"{ARCHIVE}: {member} is not of the current {path}")
+                problems.append(f"{name}: {member} is not of the current {path}")
     return problems
 
 
 def make_archive(root=ROOT):
-    """Write app/app.zip with the browser's own Python (Pyodide in Node)."""
-    subprocess.run(["node", str(BYTECODE_TOOL), "app", str(root / ARCHIVE), *app_sources(root)],
-                   check=True, cwd=root)
+    """Write app/app.zip and each lab's app/labs/<id>.zip with the browser's own Python (Pyodide in
+    Node): each lab's modules, all but its manifest, come in its own archive, fetched when needed."""
+    for stale in (root / "app" / "labs").glob("*.zip"):  # (a lab's archive whose folder is gone)
+        stale.unlink()
+    for name, sources in archives(root).items():
+        subprocess.run(["node", str(BYTECODE_TOOL), "app", str(root / name), *sources], check=True, cwd=root)
 
 
 def boot_data():

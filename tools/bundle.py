@@ -36,9 +36,10 @@ RUNTIME_SKIP = shutil.ignore_patterns("__pycache__", ".*", "*.br")
 GZIPPED_TOO = re.compile(r"^(app/main\.py|lexicon/.+\.txt|static/early\.json)$")
 # Of vendor/, the page's engine loads Pyodide only (PyScript is there for `make bench`'s bare page).
 VENDOR_SHIPPED = re.compile(r"^pyodide-")
-# Of app/, the page loads its archive and the entry script only (tools/build.py): the modules'
-# own .py files are not shipped, so nobody edits one in a deployed folder to no effect.
-APP_FILES = ("app.zip", "main.py")
+# Of app/, the page loads its archive, the labs' archives (app/labs/<id>.zip, each when first
+# needed) and the entry script only (tools/build.py): the modules' own .py files are not shipped,
+# so nobody edits one in a deployed folder to no effect.
+APP_FILES = ("app.zip", "main.py", "labs")
 
 
 def make_bundle(out, root=ROOT):
@@ -55,7 +56,10 @@ def make_bundle(out, root=ROOT):
         if src.is_dir():
             ignore = SKIP
             if item == "app/":
-                ignore = lambda d, names: [n for n in names if Path(d) != src or n not in APP_FILES]  # noqa: E731
+                def ignore(d, names, app=src):
+                    if Path(d) == app:
+                        return [n for n in names if n not in APP_FILES]
+                    return [n for n in names if not n.endswith(".zip")]  # (app/labs/: the archives alone)
             if item == "vendor/":
                 def ignore(d, names, vendor=src):
                     if Path(d) == vendor:

@@ -2,9 +2,17 @@
 
 A lab's `__init__.py` is its manifest: one `Lab(...)` named `LAB`, declaring what the core must know
 of it before anything of it runs: its settings (`app/setting.py`'s `Setting`, in the order they
-apply, after the core's own and before `view`), its buttons (`clicks`: a button id → "module.function"
-in the lab's folder, called with the page), its controls whose change is no setting (`changes`: a
-control's name → "module.function", called with the page and the control). The rest of the folder is
+apply, after the core's own and before `view`), its paths' ids, its views that are an embedded
+widget's tabs (their place and title: the tabs are drawn before the lab is there), its buttons
+(`clicks`: a button id → "module.function" in the lab's folder, called with the page), its controls
+whose change is no setting (`changes`: a control's name → "module.function", called with the page
+and the control).
+
+The page's archive (app/app.zip) holds the manifests alone; each lab's other modules come in its own
+archive, app/labs/<id>.zip, fetched the first time the settings a message asks for need it (`wanted`:
+a step of its path, its tab, a mode it draws in, one of its settings off its default); app/page.py
+undoes that message, static/engine.js fetches the archive and sends the message again. On CPython
+every lab is there (`present`). The rest of the folder is
 the lab's own: its views and path (each module declares them to app/views/registry.py when imported),
 the maths only it uses, its strings (declared by its modules, both languages), `style.css` (copied
 into static/style.css by `make build`), `schema.json` (its part of the state schema) and `bench.py`
@@ -26,6 +34,11 @@ MODULE_ENDINGS = (".py", ".pyc")  # (.py files here, .pyc alone in the browser: 
 class Lab:
     id: str  # its folder's name, app/labs/<id>/
     settings: tuple = ()  # its Settings (app/setting.py), in the order they apply
+    paths: tuple = ()  # the ids of the guided paths its modules declare (path=<id>)
+    modes: tuple = ()  # the modes whose explorer shows one of its views (it comes with them)
+    # Its views that are an embedded widget's tabs (view=<id>): {id: {"place": its place among the
+    # views, "it": its tab's title, "en": …}}, as its modules declare them (app/views/registry.py checks).
+    tabs: dict = dataclasses.field(default_factory=dict)
     clicks: dict = dataclasses.field(default_factory=dict)  # button id → "module.function" (page)
     changes: dict = dataclasses.field(default_factory=dict)  # control name → "module.function" (page, control)
 
@@ -39,6 +52,13 @@ class Lab:
         """The function "module.function" names in this lab's folder (its module imported then)."""
         module, name = where.rsplit(".", 1)
         return getattr(importlib.import_module(f"app.labs.{self.id}.{module}"), name)
+
+
+def present(lab_id):
+    """Whether the lab's modules are in this file system (always on CPython; in the browser once its
+    archive has been unpacked)."""
+    folder = os.path.join(FOLDER, lab_id)
+    return any(not n.startswith("_") and n.endswith(MODULE_ENDINGS) for n in os.listdir(folder))
 
 
 def ids():
@@ -75,6 +95,55 @@ def changes():
 
 def _call(lab, where):
     return lambda *args: lab.function(where)(*args)
+
+
+class Needed(Exception):
+    """The settings a message asks for need labs that are not here (`ids`): app/page.py undoes the
+    message, static/engine.js fetches their archives and sends it again."""
+
+    def __init__(self, ids):
+        super().__init__(ids)
+        self.ids = ids
+
+
+UNAVAILABLE = set()  # labs whose archive could not be fetched: the page goes on without them
+
+
+def wanted(settings):
+    """The ids of the labs these settings need and that are not here: a step of one of its paths,
+    one of its tabs, a mode whose explorer shows its views, or one of its settings off its default."""
+    out = []
+    for lab in labs():
+        if lab.id in UNAVAILABLE or present(lab.id):
+            continue
+        if (settings.step is not None and settings.path in lab.paths or settings.view in lab.tabs
+                or settings.mode in lab.modes or any(getattr(settings, s.attr) != s.default for s in lab.settings)):
+            out.append(lab.id)
+    return out
+
+
+def need_path(path_id):
+    """Raise `Needed` when `path_id` is the path of a lab that is not here (and can still come)."""
+    for lab in labs():
+        if path_id in lab.paths and lab.id not in UNAVAILABLE and not present(lab.id):
+            raise Needed([lab.id])
+
+
+def need(settings):
+    """Raise `Needed` when these settings need labs that are not here."""
+    missing = wanted(settings)
+    if missing:
+        raise Needed(missing)
+
+
+def declared_tabs():
+    """{view id: {"place", "it", "en"}} of every lab's tabs."""
+    return {view: tab for lab in labs() for view, tab in lab.tabs.items()}
+
+
+def declared_paths():
+    """The path ids every lab declares, lab after lab."""
+    return tuple(p for lab in labs() for p in lab.paths)
 
 
 def css():

@@ -102,6 +102,7 @@ _VIEWS = {}
 _PATHS = {}
 _STEPS_PARTS = []
 _MODEL_TEXTS = []
+_ROW_PARTS = {}
 _DRAWS = {}  # {(view id, mode): draw}: a view drawn by another module in that mode (`add_draw`)
 _loaded = []
 
@@ -175,8 +176,35 @@ def load():
     for name in sorted(n for n in names if not n.startswith("_")):
         importlib.import_module(f"app.views.{name}")
     for lab in labs.labs():
-        for name in lab.modules():
-            importlib.import_module(name)
+        if labs.present(lab.id):
+            _import_lab(lab)
+    _check()
+
+
+def arrive(lab_id):
+    """A lab's modules are now in this file system (its archive unpacked: app/engine.py): import
+    them, so its views, paths and strings join the lists."""
+    load()
+    lab = next(lab for lab in labs.labs() if lab.id == lab_id)
+    _import_lab(lab)
+    _check()
+
+
+def _import_lab(lab):
+    for name in lab.modules():
+        importlib.import_module(name)
+    declared = {v.id: v for v in _VIEWS.values() if v.tab and v.id in lab.tabs}
+    for view_id, tab in lab.tabs.items():
+        view = declared.get(view_id)
+        if view is None or view.place != tab["place"]:
+            raise ValueError(f"lab {lab.id!r}: its tab {view_id!r} is no tab view of place {tab['place']}")
+    unknown = set(lab.paths) - set(_PATHS)
+    if unknown:
+        raise ValueError(f"lab {lab.id!r} declares paths no module of it adds: {sorted(unknown)}")
+
+
+def _check():
+    _update_row_parts()
     for way in _PATHS.values():
         for step in way.steps:
             unknown = set(step.shows) - set(_VIEWS)
@@ -191,6 +219,12 @@ def views(mode=None):
     load()
     every = sorted(_VIEWS.values(), key=lambda v: v.place)
     return tuple(v for v in every if mode is None or mode in v.modes)
+
+
+def ids():
+    """The ids of the views declared (those of the labs here)."""
+    load()
+    return set(_VIEWS)
 
 
 def view(view_id):
@@ -235,8 +269,15 @@ def add_draw(view_id, mode, draw):
 
 
 def row_parts():
-    """{view id: the element its row part fills} for every view that follows the selected row."""
-    return {v.id: v.element for v in views() if v.row is not None}
+    """{view id: the element its row part fills} for every view that follows the selected row: one
+    dict, kept current as a lab arrives (render.ROW_PARTS is it)."""
+    load()
+    return _ROW_PARTS
+
+
+def _update_row_parts():
+    _ROW_PARTS.clear()
+    _ROW_PARTS.update({v.id: v.element for v in views() if v.row is not None})
 
 
 class Ids(Sequence):
@@ -265,8 +306,37 @@ class Ids(Sequence):
         return repr(self._ids())
 
 
-TABS = Ids(lambda: (v.id for v in views() if v.tab))  # the `view` setting's choices
-PATH_IDS = Ids(lambda: paths())  # the `path` setting's choices
+def tabs():
+    """The `view` setting's choices: the tab views, in their places, with the tabs of the labs not
+    here yet (declared by their manifests) in theirs."""
+    places = {v.id: v.place for v in views() if v.tab}
+    places.update({view_id: tab["place"] for view_id, tab in labs.declared_tabs().items() if view_id not in places})
+    return sorted(places, key=places.get)
+
+
+def path_ids():
+    """The `path` setting's choices: the paths declared, then those of the labs not here yet."""
+    here = paths()
+    return tuple(here) + tuple(p for p in labs.declared_paths() if p not in here)
+
+
+def every_row(view_id):
+    """Whether the view shows every row's weights (False for a lab's tab not here yet: a lab
+    declares no such tab)."""
+    load()
+    return view_id in _VIEWS and _VIEWS[view_id].every_row
+
+
+def tab_title(view_id, lang):
+    """A tab's title: its view's string, or its lab's manifest's while the lab is not here."""
+    load()
+    if view_id in _VIEWS:
+        return i18n.text(lang, "view_" + view_id)
+    return labs.declared_tabs()[view_id][lang]
+
+
+TABS = Ids(tabs)  # the `view` setting's choices
+PATH_IDS = Ids(path_ids)  # the `path` setting's choices
 
 # The CSS made from the lists, between markers in static/style.css (tools/build.py writes it).
 CSS_START, CSS_END = "/* made by `make build` from the view registry (app/views/registry.py): {} */", "/* end: {} */"

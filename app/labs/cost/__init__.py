@@ -19,6 +19,8 @@ def take_global(settings, value, change):
 
 LAB = Lab(
     id="cost",
+    paths=("cost",),
+    tabs={"flash": {"place": 42, "it": "Blocchi", "en": "Blocks"}},
     settings=(
         # The cost lab's pattern (docs/DESIGN.md, "Cost of the pattern"; app/attention.py,
         # pattern_cells): which cells are computed at all. Its controls live in the lab's own view

@@ -8,6 +8,8 @@ from app.setting import Setting
 
 LAB = Lab(
     id="generation",
+    paths=("generation",),
+    modes=("model",),  # (the Write buttons and the cache's cost: views.py)
     settings=(
         # The trained model writes (docs/DESIGN.md, "Generation"; app/generate.py): model mode only.
         # Its controls are the generation lab's buttons (app/labs/generation/views.py), not a row of settings.

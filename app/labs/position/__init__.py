@@ -8,6 +8,8 @@ from app.setting import MAX_LIMIT, Setting, read_typed_number
 
 LAB = Lab(
     id="position",
+    paths=("position",),
+    modes=("model",),  # (model mode's line on its positions: model_line.py)
     settings=(
         # Word order (docs/DESIGN.md, "Position"; app/attention.py): sentence and matrix modes. Their
         # controls live with the position lab's views, not among the other settings.

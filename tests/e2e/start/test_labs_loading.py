@@ -1,0 +1,64 @@
+"""A lab's code comes when a student first needs it: the first visit fetches no lab's archive
+(app/labs/<id>.zip), a link to a lab's step fetches that lab's alone and is ready with its views, and
+a click that leads into a lab (the trained model, whose page draws the generation and position labs'
+views) fetches them then, once, and answers as it would have."""
+
+import re
+
+from tests.e2e.conftest import get_state, more_settings, new_context, wait_ready, wait_state
+
+LAB_ARCHIVE = re.compile(r"/app/labs/(\w+)\.zip$")
+
+
+def opened(browser, base_url, query):
+    """A fresh page at `query`, and the list of the labs whose archive its page and workers ask for,
+    in order (watched from before the first request)."""
+    context = new_context(browser, base_url)
+    asked = []
+    context.on("request", lambda request: asked.extend(LAB_ARCHIVE.findall(request.url)))
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(base_url + query)
+    wait_ready(page)
+    return context, page, asked
+
+
+def test_the_first_visit_fetches_no_lab_and_a_word_click_still_none(browser, base_url):
+    """The explorer starts and answers a word and the mask without any lab's archive."""
+    context, page, asked = opened(browser, base_url, "?s=Il+gatto+dorme+sul+letto")
+    page.locator('input[name="word"]').nth(1).check()
+    wait_state(page, "s.focus === 1")
+    page.get_by_role("checkbox", name=re.compile("maschera|mask", re.I)).first.check()
+    wait_state(page, "s.mask === true")
+    assert asked == [] and page.errors == []
+    context.close()
+
+
+def test_a_link_to_a_labs_step_fetches_that_lab_alone_and_shows_its_views(browser, base_url):
+    """path=cost&step=6: the cost lab's archive once, no other lab's; FlashAttention's table is there
+    with the state's block, and the path's bar says 6 of the path's steps."""
+    context, page, asked = opened(browser, base_url, "?lang=en&path=cost&step=6&focus=2&flash=2")
+    state = get_state(page)
+    assert state["step"] == 6 and state["flash"] is not None
+    assert page.locator("#view-flash").is_visible()
+    assert re.search(r"\b6 / \d+\b", page.locator(".path-progress").inner_text())
+    assert asked == ["cost"] and page.errors == []
+    context.close()
+
+
+def test_a_click_into_model_mode_fetches_its_labs_once_and_answers(browser, base_url):
+    """From the explorer, the trained model's button: the page waits for the generation and position
+    labs' archives (each once), then shows the model with its Write button, in model mode."""
+    context, page, asked = opened(browser, base_url, "?lang=en")
+    more_settings(page)
+    page.locator("#model-start").click()
+    wait_state(page, "s.mode === 'model' && s.model !== null", timeout=60_000)
+    assert page.locator("#gen-step").is_visible()
+    assert sorted(asked) == ["generation", "position"] and page.errors == []
+    page.locator("#model-back").click()
+    wait_state(page, "s.mode === 'sentence'")
+    page.locator("#model-start").click()
+    wait_state(page, "s.mode === 'model'")
+    assert sorted(asked) == ["generation", "position"]
+    context.close()
