@@ -39,7 +39,7 @@ from app.i18n import LANGS, text
 from app.quiz import Session
 from app.remote import Context, Helpers
 from app.row_parts import RowParts
-from app.views import editor as editor_view, model as model_view, path as path_view
+from app.views import editor as editor_view, model as model_view, path as path_view, registry
 from app.views.controls import checkpoint_value, slope_said, temperature_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
@@ -384,6 +384,10 @@ class Page:
             except schema.Bad:
                 return
             self.render(settings, change.tokens, setting.redraw)
+        elif setting.attr == "view" and value in labs.declared_tabs() and not (
+                value in registry.ids() and self.exists(registry.view(value).element)):
+            # a lab's tab not drawn yet (its lab comes for it: `render` asks): the analysis again
+            self.render(self.settings.copy(**{setting.attr: value}), self.lexicon_tokens, ())
         else:  # the view an embedded widget shows: nothing to compute or redraw
             self.settings = self.settings.copy(**{setting.attr: value})
             self.parts.catch_up()

@@ -5,7 +5,7 @@ views) fetches them then, once, and answers as it would have."""
 
 import re
 
-from tests.e2e.conftest import get_state, more_settings, new_context, wait_ready, wait_state
+from tests.e2e.conftest import get_state, more_settings, new_context, open_host, wait_ready, wait_state
 
 LAB_ARCHIVE = re.compile(r"/app/labs/(\w+)\.zip$")
 
@@ -61,4 +61,37 @@ def test_a_click_into_model_mode_fetches_its_labs_once_and_answers(browser, base
     page.locator("#model-start").click()
     wait_state(page, "s.mode === 'model'")
     assert sorted(asked) == ["generation", "position"]
+    context.close()
+
+
+def test_an_embedded_widgets_tab_of_a_lab_fetches_it_and_shows_its_view(browser, base_url):
+    """embed=1: the tab of FlashAttention's blocks is offered before the cost lab is here (its title
+    from the lab's manifest); choosing it by keyboard fetches the lab once and shows the view."""
+    context, page, asked = opened(browser, base_url, "?embed=1&lang=en&focus=1&flash=2")
+    assert asked == ["cost"]  # (a link naming the lab's setting brings it at the start)
+    context.close()
+    context, page, asked = opened(browser, base_url, "?embed=1&lang=en&focus=1")
+    tab = page.get_by_role("radio", name="Blocks")
+    assert tab.is_visible() and asked == []
+    tab.focus()
+    page.keyboard.press("Space")
+    wait_state(page, "true")
+    page.wait_for_function("document.querySelector('#view-flash') && "
+                           "getComputedStyle(document.querySelector('#view-flash')).display !== 'none'")
+    assert asked == ["cost"] and page.errors == []
+    context.close()
+
+
+def test_a_host_message_naming_a_labs_setting_fetches_the_lab(browser, base_url):
+    """A course page's attention:set with the cost lab's pattern: the widget fetches the lab, then
+    answers with the pattern applied (its cells fewer than the full n²)."""
+    context, page = open_host(browser, base_url, "?lang=en&focus=2")
+    asked = []
+    context.on("request", lambda request: asked.extend(LAB_ARCHIVE.findall(request.url)))
+    page.evaluate("document.querySelector('iframe').contentWindow.postMessage("
+                  "{type: 'attention:set', pattern: 'window', window: 1}, '*')")
+    page.wait_for_function("window.got.some(m => m.type === 'attention:state' && m.state.cost "
+                           "&& m.state.cost.pattern === 'window')", timeout=60_000)
+    state = page.evaluate("window.got.filter(m => m.type === 'attention:state').at(-1).state")
+    assert state["cost"]["cells"] < state["cost"]["full"] and asked == ["cost"]
     context.close()
