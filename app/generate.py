@@ -5,7 +5,7 @@ only, appends its k and v to the cache, and attends over the cache (itself and t
 before it, or only the last w + 1 of them under a window w). Nothing is recomputed for the
 positions already read: that is what the cache saves. A causal model's earlier positions never
 look at later ones, so each position's numbers are those of the full pass (app/model.py `run`)
-on the same letters: tests/test_generate.py checks it on every kept checkpoint.
+on the same letters: tests/labs/generation/test_generate.py checks it on every kept checkpoint.
 
 The letter written is the most likely one at the last position (the first in the alphabet on a
 tie, as the page's predictions order them). This module reads the weights of app/model.py's

@@ -103,6 +103,7 @@ _PATHS = {}
 _STEPS_PARTS = []
 _MODEL_TEXTS = []
 _ROW_PARTS = {}
+_LAB_OF = {}  # {view id: the lab whose folder declares it}
 _DRAWS = {}  # {(view id, mode): draw}: a view drawn by another module in that mode (`add_draw`)
 _loaded = []
 
@@ -191,8 +192,10 @@ def arrive(lab_id):
 
 
 def _import_lab(lab):
+    before = set(_VIEWS)
     for name in lab.modules():
         importlib.import_module(name)
+    _LAB_OF.update(dict.fromkeys(set(_VIEWS) - before, lab.id))
     declared = {v.id: v for v in _VIEWS.values() if v.tab and v.id in lab.tabs}
     for view_id, tab in lab.tabs.items():
         view = declared.get(view_id)
@@ -219,6 +222,12 @@ def views(mode=None):
     load()
     every = sorted(_VIEWS.values(), key=lambda v: v.place)
     return tuple(v for v in every if mode is None or mode in v.modes)
+
+
+def lab_of(view_id):
+    """The lab whose folder declares the view (None: the core's)."""
+    load()
+    return _LAB_OF.get(view_id)
 
 
 def ids():

@@ -269,6 +269,16 @@ def wait_state(page, predicate_js, timeout=10_000):
     return get_state(page)
 
 
+def go_step(page, n):
+    """Walk the path's bar (next / back) to step n, as a student does."""
+    state = get_state(page)
+    while state["step"] != n:
+        here = state["step"]
+        page.locator("#step-next" if here < n else "#step-prev").click()
+        state = wait_state(page, f"s.step === {here + (1 if here < n else -1)}")
+    return state
+
+
 def open_page(browser, base_url, query="", **kwargs):
     context = new_context(browser, base_url, **kwargs)
     page = context.new_page()

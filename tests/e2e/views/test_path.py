@@ -20,7 +20,8 @@ from tests.reference import W_Q, attention_matrix, lexicon_cards, rule_percent
 # Every view, by its id, and the element a step hides when it does not show it (the registry's:
 # a view declared there is checked on every step).
 VIEWS = {view.id: view.css for view in registry.views()}
-EXPLORER = {view.id for view in registry.views("sentence") if view.explorer}
+# (the core's: a lab's view joins the explorer once its lab is there, app/labs/)
+EXPLORER = {view.id for view in registry.views("sentence") if view.explorer and registry.lab_of(view.id) is None}
 # What each step shows besides the sentence, written out here (not read from app/path.py).
 SHOWN = {
     1: (), 2: ("query",), 3: ("query", "table"), 4: ("table",),

@@ -449,7 +449,7 @@ def test_model_mode_names_its_sinusoidal_positions_and_links_to_the_labs_step_2(
     import json
     from pathlib import Path
     from app import render
-    d = json.loads((Path(__file__).resolve().parent.parent / "model" / "model.json").read_text())["d_model"]
+    d = json.loads((Path(__file__).resolve().parents[3] / "model" / "model.json").read_text())["d_model"]
     s, _ = schema.parse_params(f"mode=model&lang={lang}", lexicons)
     tokens, _ = schema.sentence_tokens(s, s.sentence, lexicons)
     record = contract.compute(s, tokens)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import get_state, language_page, wait_state
+from tests.e2e.conftest import get_state, go_step, language_page, wait_state
 from tests.e2e.conftest import SHOTS, axe_violations
 
 STEPS = {  # what each step shows besides the sentence, written out here (not read from the app)
@@ -36,16 +36,6 @@ def cells(page, view, col):
 def choose(page, kind):
     page.locator(f"input[name='position'][value='{kind}']").check()
     return wait_state(page, f"s.position.kind === '{kind}'")
-
-
-def go_step(page, n):
-    """Walk the path's bar (next / back) to step n, as a student does."""
-    state = get_state(page)
-    while state["step"] != n:
-        here = state["step"]
-        page.locator("#step-next" if here < n else "#step-prev").click()
-        state = wait_state(page, f"s.step === {here + (1 if here < n else -1)}")
-    return state
 
 
 def set_offset(page, k):

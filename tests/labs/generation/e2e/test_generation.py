@@ -9,7 +9,7 @@ import pytest
 
 from tests.e2e.conftest import get_state, language_page, step_at_two_widths, wait_state
 from tests.e2e.conftest import SHOTS, axe_violations
-from tests.e2e.views.test_position import go_step
+from tests.e2e.conftest import go_step
 
 STEPS = {  # what each step shows, written out here (not read from the app)
     1: ("generation",), 2: ("generation", "generation-cost"), 3: ("generation", "generation-cost", "cache-sizes"),

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tests.e2e.conftest import SHOTS, axe_violations, language_page, wait_state
-from tests.e2e.views.test_position import go_step
+from tests.e2e.conftest import go_step
 
 NINE = {"it": "Il gatto seduto sul tappeto dormiva e la luna", "en": "The cat sat on the mat and then slept"}
 

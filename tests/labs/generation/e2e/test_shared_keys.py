@@ -2,14 +2,14 @@
 (the view's table equals the state), the first head's keys changed reach its group's bars, the
 latent's weights follow a word click, and a window of 3 typed in model mode breaks the copy.
 Screenshots of each at 1280 and 360 px in both languages (the path's axe check is
-tests/e2e/views/test_generation.py's, on every step)."""
+tests/labs/generation/e2e/test_generation.py's, on every step)."""
 
 import re
 
 import pytest
 
 from tests.e2e.conftest import SHOTS, axe_violations, get_state, language_page, step_at_two_widths, wait_state
-from tests.e2e.views.test_position import go_step
+from tests.e2e.conftest import go_step
 
 NOUN = {"it": "gatto", "en": "cat"}
 
