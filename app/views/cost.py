@@ -10,8 +10,8 @@ import math
 
 from app import attention, patterns
 from app.i18n import num, percent, text
+from app.numbers import whole
 from app.views import registry
-from app.views.heatmap import whole
 from app.views.html import Column, esc, table
 from app.views.query import vec
 
