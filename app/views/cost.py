@@ -273,7 +273,7 @@ def render_linear(row, tokens, lang, word=None):
 
 
 CONTROLS = registry.add(registry.View(id="cost-controls", place=7, explorer=False, draw=render_controls,
-                                      strings=STRINGS))
+                                      strings=STRINGS, settings=("pattern", "window", "global_tokens", "random_keys")))
 COST = registry.add(registry.View(id="cost", place=8, explorer=False, draw=render_cost))
 LINEAR = registry.add(registry.View(
     id="linear", place=9, modes=("sentence", "matrix"), explorer=False, row=render_linear,

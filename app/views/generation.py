@@ -497,7 +497,8 @@ def announcement(record, lang):
 
 
 # Below the model's predictions (place 210): the first screen of model mode stays as it was.
-GENERATION = registry.add(registry.View(id="generation", place=212, modes=MODEL, draw=render_generation))
+GENERATION = registry.add(registry.View(id="generation", place=212, modes=MODEL, draw=render_generation,
+                                        settings=("kv_heads",)))
 COST = registry.add(registry.View(id="generation-cost", place=213, modes=MODEL, draw=render_cost))
 # The real models' caches need no model: the path's steps about the designed heads show them too,
 # below their own views (shared keys and the latent: place 215 and 216).
