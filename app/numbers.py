@@ -21,6 +21,8 @@ DIGITS = {
     "full": 6,  # a number as typed or shown whole (an editor's cell, a logit written out): 0,99751
 }
 MARKS = {"it": ",", "en": "."}  # the decimal mark of each language (the minus sign is always −)
+THOUSANDS = {"it": ".", "en": ","}  # the mark between groups of three digits of a whole number
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def digits(kind):
@@ -72,6 +74,25 @@ def short(x, lang, kind="value"):
     if mark in s:
         s = s.rstrip("0").rstrip(mark)
     return "0" if s in ("−0", "") else s
+
+
+def whole(n, lang):
+    """A whole number with the language's thousands mark: 1.843.200 · 1,843,200."""
+    return f"{n:,}".replace(",", THOUSANDS.get(lang, ","))
+
+
+def exact(x, lang):
+    """Every digit the float `x` holds (the shortest form that reads back as the same number, as
+    Python's repr finds it), with the language's decimal mark and a true minus sign: two numbers
+    that differ in the last bit are written differently. A whole value has no decimals (0, not
+    0.0), and a power of ten is written out: 3,2686241359674123 × 10⁻¹⁷."""
+    mantissa, _, exponent = repr(float(x)).partition("e")
+    if mantissa.endswith(".0"):
+        mantissa = mantissa[:-2]
+    if mantissa == "-0":
+        mantissa = "0"
+    said = mantissa.replace("-", "−").replace(".", MARKS.get(lang, "."))
+    return said + (" × 10" + str(int(exponent)).translate(SUPERSCRIPT) if exponent else "")
 
 
 def shown_sum(weights, lang, kind):

@@ -9,11 +9,24 @@ sections without "view-": static/style.css hides the others by `data-show` on #a
 settings in view (`controls`: the rest stay behind "More settings", each still in the URL), and
 says in a line or two what is new, with one thing to try and its answer behind a disclosure
 (app/i18n.py: path_<id>_title, _text, _try, _answer). The answer quotes the numbers of the
-student's own settings, written from the record at every change (app/path_answers.py): a
-switch an earlier step asked for and left on changes them, and the answer with them. The last
-step ends the path with a summary and its ways on (the explorer, the trained model). The last step is matrix mode: entering
-it switches the mode, a step before it switches back (the setting's hook); leaving the path for
+student's own settings, written from the record at every change (app/path_answers.py): no
+percentage or count the screen does not show. The last step ends the path with a summary and
+its ways on (the explorer, the trained model). The last step is matrix mode: entering it
+switches the mode, a step before it switches back (the setting's hook); leaving the path for
 the explorer keeps the mode, and choosing the other mode on a step leaves the path.
+
+A step owns settings (`Step.owns`; by default those of the controls it puts in view and of the
+views it shows, `registry.View.settings`). Entering a step, by Next, Back, a link or a host
+message, sets back to its default (the mode's) every setting some step or view owns and this
+step does not: a switch one step asked for does not go on shaping the next step's numbers, and
+BigBird chosen on one step does not thin out the next step's table. A link's own values, read
+after its step, stay. The explorer owns every control on its screen: leaving a path for it sets
+back only what a view it does not show owns. The student's own work is no step's and always
+stays: the sentence or letters typed, the selected word, the cards and matrices typed, the
+letters the model wrote, the language (a head's edited matrices go with the head, when a step
+sets it back); a step in another mode keeps the work of the mode it left aside, and a step back
+into that mode finds it again (app/settings.py `_take_step`; docs/DESIGN.md, "Every path's
+promises").
 
 A path is data (`Path`): its id, where its strings are, its steps. This one, "formula", is the
 `path` setting's default; another is declared with app/views/registry.py's `add_path`, beside
@@ -35,6 +48,18 @@ class Step:
     shows: tuple  # the views it shows (render.py's section ids without "view-"; "order", "editor")
     controls: tuple = ()  # the settings' controls in view beside them (app/views/controls.py)
     mode: str = "sentence"  # the mode it is about
+    # The settings it owns (attributes of app/settings.py's Settings): entering the step sets back
+    # every other setting a step or a view owns. None: those of its `controls` and of the views it
+    # shows (`owned`).
+    owns: tuple | None = None
+
+    def owned(self, setting_of):
+        """The settings it owns, as a frozenset: `owns`, or those of its `controls` (`setting_of`:
+        the attribute a control's name changes, app/settings.py's BY_CONTROL) and of its views."""
+        if self.owns is not None:
+            return frozenset(self.owns)
+        return frozenset(setting_of(c) for c in self.controls).union(
+            *(registry.view(v).settings for v in self.shows))
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

@@ -3,11 +3,13 @@
 A step's answer used to quote fixed numbers, true only for the settings a step opened with: a
 switch left on at step 6 made steps 7-12 quote numbers the screen did not show. Each answer is
 now a template (app/i18n.py: path_<id>_answer) filled from the attention record of the
-student's own settings, with the change the step's "try this" asks for applied on top (step 4
-without ÷ √d_k, step 6 with the mask, step 10 with mask and distance off, step 12 with the
-mask): what the student sees once the task is done. Numbers are written by the same functions
-and with the same digits as the view the student reads them in (the steps table: 3 decimals
-and percentages with one; bars and head cards: whole percentages; cards: short numbers).
+student's own settings, and it quotes only percentages the screen shows: where the step's "try
+this" asks for a switch (step 4 without ÷ √d_k, step 6 the mask and the word itself, step 10
+mask and distance off, step 12 the mask), the answer has one form for each state of it, and
+says in words what the switch not yet moved will do. (Step 4 also names the logit it doubles
+into: a number to check by hand, no percentage.) Numbers are written by the same functions and
+with the same digits as the view the student reads them in (the steps table: 3 decimals and
+percentages with one; bars, heatmap and head cards: whole percentages; cards: short numbers).
 
 The answers name the words of the path's example sentence; in another sentence that lacks one
 of them, the answer says which sentence it is about instead of quoting numbers from nowhere.
@@ -98,9 +100,10 @@ def _scale(lang, settings, tokens, record, where, words):
     if len(idx) < 2:
         return text(lang, "path_dots_answer_none", **words)
     top = idx[0]
-    return text(lang, "path_scale_answer", top=tokens[top].text, on=num(on.logits[top], lang),
-                off=num(off.logits[top], lang), p_on=percent(on.weights[top], lang, "table"),
-                p_off=percent(off.weights[top], lang, "table"))
+    logits = {"top": tokens[top].text, "on": num(on.logits[top], lang), "off": num(off.logits[top], lang)}
+    if settings.scaled:  # (the percentage the table shows now)
+        return text(lang, "path_scale_answer", p_on=percent(on.weights[top], lang, "table"), **logits)
+    return text(lang, "path_scale_answer_unscaled", p_off=percent(off.weights[top], lang, "table"), **logits)
 
 
 def _softmax(lang, settings, tokens, record, where, words):
@@ -126,12 +129,18 @@ def _softmax(lang, settings, tokens, record, where, words):
 
 
 def _mask(lang, settings, tokens, record, where, words):
+    """The second word's row as the heatmap shows it: with the mask, all on the first word (and, with
+    the word itself, shared with itself); without it, in words."""
     if len(tokens) < 2:
         return text(lang, "path_answer_sentence", sentence=PRESETS[lang][0][0])
-    alone = variant(settings, tokens, record, mask=True, include_self=False, slope=0.0).row(1)
-    both = variant(settings, tokens, record, mask=True, include_self=True, slope=0.0).row(1)
-    return text(lang, "path_mask_answer", first=tokens[0].text, second=tokens[1].text,
-                pct=percent(alone.weights[0], lang), a=percent(both.weights[0], lang), b=percent(both.weights[1], lang))
+    names = {"first": tokens[0].text, "second": tokens[1].text}
+    row = record.row(1)
+    if not settings.mask:
+        return text(lang, "path_mask_answer_unmasked", **names)
+    if settings.include_self:
+        return text(lang, "path_mask_answer_self", a=percent(row.weights[0], lang), b=percent(row.weights[1], lang),
+                    **names)
+    return text(lang, "path_mask_answer", pct=percent(row.weights[0], lang), **names)
 
 
 def _values(lang, settings, tokens, record, where, words):
@@ -174,7 +183,9 @@ def _heads(lang, settings, tokens, record, where, words):
 
 
 def _order(lang, settings, tokens, record, where, words):
-    row = variant(settings, tokens, record, mask=False, slope=0.0).row(where["slept"])
+    if settings.mask or settings.slope:  # (the swap the step asks for is with both off)
+        return text(lang, "path_order_answer_on", **words)
+    row = record.row(where["slept"])
     return text(lang, "path_order_answer", a=percent(row.weights[where["cat"]], lang),
                 b=percent(row.weights[where["mat"]], lang), **words)
 
@@ -190,8 +201,9 @@ def _layer2(lang, settings, tokens, record, where, words):
 
 
 def _hands_on(lang, settings, tokens, record, where, words):
-    masked = variant(settings, tokens, record, mask=True)
-    first = masked.row(0)
+    if not settings.mask:
+        return text(lang, "path_hands-on_answer_unmasked", n=record.n_q, m=record.n_k)
+    first = record.row(0)
     key = "path_hands-on_answer" if first.candidates[0] else "path_hands-on_answer_alone"
     return text(lang, key, n=record.n_q, m=record.n_k, pct=percent(first.weights[0], lang))
 

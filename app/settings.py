@@ -149,10 +149,13 @@ def _settle_cards(settings, given, change):
 
 
 def _take_path(settings, name, change):
-    """Another guided path: a step past its end leaves for the explorer (a link's step follows)."""
-    settings = settings.copy(path=name)
+    """Another guided path: a step past its end leaves for the explorer (a link's step follows); a
+    step within it is entered as a step of that path (its mode, the settings it owns)."""
+    before, settings = settings, settings.copy(path=name)
     if settings.step is not None and settings.step > path.count(name):
         settings = settings.copy(step=None)
+    if settings.step is not None and name != before.path:
+        settings = _take_step(settings, settings.step, change)
     return settings
 
 
@@ -160,44 +163,82 @@ def _take_step(settings, step, change):
     """A step of the guided path (app/path.py), in the mode it is about; None: the explorer. (The
     setting's range is the formula path's, the longest; a step past the end of the path chosen is
     refused.) A step about the trained model stays a step (entering model mode otherwise leaves
-    the path, which is about the designed heads)."""
+    the path, which is about the designed heads). A step in another mode than the one the student
+    was in finds the work left in it (`_take_back`); then every setting the step does not own goes
+    back to its default (`_set_back`)."""
     if step is not None and step > path.count(settings.path):
         raise Bad()
     mode = settings.mode if step is None else path.step_of(step, settings.path).mode
-    after = _leave_labs(switch_mode(settings.copy(step=step), mode).copy(step=step))
+    after = switch_mode(settings.copy(step=step), mode).copy(step=step)
+    if after.mode != settings.mode:
+        after = _take_back(after)
+    after = _set_back(after)
     _retokenize(settings, after, change)
     return after
 
 
-# Settings whose control lives only in a lab's view, by mode: a step (or the explorer) that shows
-# none of those views sets them back to their default, so that nothing the student can no longer
-# see or change goes on shaping the numbers (a link's own value comes after its step: it stays).
-LAB_CONTROLS = {"kv_heads": {"sentence": ("shared-keys",), "model": ("generation",)},
-                "window": {"model": ("model-window",)}}
+# The student's work a change of mode replaces (model mode has letters where sentence mode has a
+# sentence; matrix mode selects a row of Q): kept aside, by mode, for a step back into that mode.
+MODE_WORK = ("sentence", "text", "focus", "cards", "checkpoint")
 
 
-def _leave_labs(settings):
-    for attr, where in LAB_CONTROLS.items():
-        views = where.get(settings.mode, ())
-        if views and not any(_shown(settings, v) for v in views):
-            settings = settings.copy(**{attr: BY_ATTR[attr].default})
-    return settings
+def _take_back(settings):
+    """The settings with the work the student left in their mode (`Settings.aside`), if any and if
+    written in the page's language (an example sentence is a sentence of its language)."""
+    lang, work = settings.aside.get(settings.mode, (None, None))
+    if lang != settings.lang or not work:
+        return settings
+    return settings.copy(**work)
 
 
-def _lab_defaults():
-    """{attribute: default} of the labs' settings (LAB_CONTROLS), which a change of mode sets back."""
-    return {attr: BY_ATTR[attr].default for attr in LAB_CONTROLS}
+def _owner(control):
+    return BY_CONTROL[control].attr
 
 
-def _shown(settings, view_id):
-    """Whether the view is on screen for these settings: in the explorer of its mode, or on a step that names it
-    (a view of a lab that is not here is not)."""
-    if view_id not in registry.ids():
-        return False
-    view = registry.view(view_id)
-    if settings.step is None:
-        return view.explorer and settings.mode in view.modes
-    return registry.step_shows(settings, view_id)
+def _in_views():
+    """The settings whose controls live in a view: the views' here, and those a lab not here yet
+    declares (its manifest's `owns`: a view of it will own them)."""
+    return set().union(*(v.settings for v in registry.views())) | set(labs.owned_elsewhere())
+
+
+def owned(settings):
+    """The settings owned where these settings are: on a step, what the step owns (app/path.py
+    `Step.owned`); in the explorer, every setting whose control is on its screen: those of the
+    settings' row (no view's) and those of the views the explorer shows in the mode."""
+    step = path.step_of(settings.step, settings.path)
+    if step is not None:
+        return step.owned(_owner)
+    views = registry.views(settings.mode)
+    in_views = _in_views()
+    return frozenset(setting for setting in knobs() if setting not in in_views) \
+        .union(*(v.settings for v in views if v.explorer))
+
+
+def knobs():
+    """The settings some step of a registered path or some view owns, in SCHEMA's order: the ones
+    entering a step may set back. (The student's work has no control a step or a view owns.)"""
+    every = _in_views()
+    for way in registry.paths().values():
+        for step in way.steps:
+            every |= step.owned(_owner)
+    return tuple(s.attr for s in SCHEMA if s.attr in every)
+
+
+def _view_knobs():
+    """The settings whose controls live in views (the labs' own), which a change to or from model
+    mode sets back: in model mode the same names say what the trained model does."""
+    in_views = _in_views()
+    return {s.attr: s.default for s in SCHEMA if s.attr in in_views}
+
+
+def _set_back(settings):
+    """Every setting a step or a view owns and the step (or the explorer) of `settings` does not,
+    back to its default in the mode (matrix mode's include-self, model mode's mask)."""
+    keep = owned(settings)
+    plain = switch_mode(default_settings(settings.lang), settings.mode)
+    back = {attr: getattr(plain, attr) for attr in knobs()
+            if attr not in keep and getattr(settings, attr) != getattr(plain, attr)}
+    return settings.copy(**back) if back else settings
 
 
 QUESTIONS = 5  # the questions an exercise asks, by default (the `questions` setting)
@@ -406,12 +447,15 @@ TEMPERATURE_CONTROL = (0.125, 8.0)  # the slider: ⅛ (scale off: saturated) to 
 
 
 class Settings:
-    """What the student chose. `text` is what is in the box; `sentence` what is analysed."""
+    """What the student chose. `text` is what is in the box; `sentence` what is analysed. `aside`:
+    the work the student left in another mode, {mode: (lang, {attribute: value})} (`MODE_WORK`),
+    for a step back into that mode; it is the page's memory, in no link or state."""
 
-    __slots__ = ("text",) + tuple(s.attr for s in SCHEMA)
+    __slots__ = ("text", "aside") + tuple(s.attr for s in SCHEMA)
+    SAID = ("text",) + tuple(s.attr for s in SCHEMA)  # (what compares and prints: not `aside`)
 
     def __init__(self, sentence, focus=None, mask=False, include_self=False, lang=i18n.DEFAULT_LANG,
-                 text=None, **others):
+                 text=None, aside=None, **others):
         for setting in SCHEMA:
             setattr(self, setting.attr, others.pop(setting.attr, setting.default))
         if others:
@@ -419,6 +463,7 @@ class Settings:
         self.sentence, self.focus, self.mask, self.include_self, self.lang = \
             sentence, focus, mask, include_self, lang
         self.text = sentence if text is None else text
+        self.aside = {} if aside is None else aside
 
     def copy(self, **changes):
         """These settings with `changes`; a changed setting resets the ones it `clears`."""
@@ -434,10 +479,10 @@ class Settings:
 
     def __eq__(self, other):
         return isinstance(other, Settings) and all(
-            getattr(self, n) == getattr(other, n) for n in self.__slots__)
+            getattr(self, n) == getattr(other, n) for n in self.SAID)
 
     def __repr__(self):
-        return "Settings(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
+        return "Settings(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.SAID) + ")"
 
 
 def default_settings(lang=i18n.DEFAULT_LANG):
@@ -692,20 +737,28 @@ def switch_mode(settings, mode):
     itself (standard attention) and starts with its first row selected; sentence mode
     goes back to the toy of the first lesson (the word itself left out); model mode starts on
     its first example of letters (and leaves the guided path, which is about the designed
-    heads), and going back from it brings the first example sentence. The window goes back to none
-    and the key/value heads to four either way: in sentence mode they are the designed heads', in
-    model mode the trained model's."""
+    heads), and going back from it brings the first example sentence. The settings of the labs'
+    views (the window, the key/value heads, …) go back to their defaults to or from model mode:
+    in sentence mode they are the designed heads', in model mode the trained model's. The work
+    the change replaces is kept aside (`Settings.aside`: `_take_step` takes it back)."""
     if mode == settings.mode:
         return settings
+    after = _switched(settings, mode)
+    left = {attr: getattr(settings, attr) for attr in MODE_WORK if getattr(after, attr) != getattr(settings, attr)}
+    after.aside = {**settings.aside, settings.mode: (settings.lang, left)}
+    return after
+
+
+def _switched(settings, mode):
     if mode == "model":  # its first example: letters, not words; causal, a position sees itself
         sentence, focus = i18n.MODEL_EXAMPLES[settings.lang][0]
         return settings.copy(mode=mode, sentence=sentence, text=sentence, focus=focus, step=None,
-                             mask=True, include_self=True, **_lab_defaults())
+                             mask=True, include_self=True, **_view_knobs())
     if settings.mode == "model":  # back from letters: the first example sentence, the toy's switches
         sentence, focus = i18n.PRESETS[settings.lang][0]
         settings = settings.copy(mode="sentence", sentence=sentence, text=sentence, focus=focus, mask=False,
-                                 include_self=False, checkpoint=None, **_lab_defaults())
-        return switch_mode(settings, mode)
+                                 include_self=False, checkpoint=None, **_view_knobs())
+        return _switched(settings, mode) if mode != "sentence" else settings
     if mode == "matrix":
         return settings.copy(mode=mode, include_self=True, focus=0)
     return settings.copy(mode=mode, include_self=False, focus=preset_focus(settings.sentence, settings.lang))

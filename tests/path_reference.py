@@ -82,8 +82,11 @@ def _scale(state, lang, w):
     i = where(state, w["slept"])
     idx = sorted(np.flatnonzero(on["allowed"][i]), key=lambda j: (-on["weights"][i, j], j))
     top = idx[0]
+    if state["scaled"]:  # the logit on screen becomes twice itself; the table's percentage now
+        return [shown(on["logits"][i, top], 3, lang), shown(off["logits"][i, top], 3, lang),
+                pct(on["weights"][i, top], lang)]
     return [shown(off["logits"][i, top], 3, lang), shown(on["logits"][i, top], 3, lang),
-            pct(on["weights"][i, top], lang), pct(off["weights"][i, top], lang)]
+            pct(off["weights"][i, top], lang)]
 
 
 def _softmax(state, lang, w):
@@ -104,10 +107,14 @@ def _softmax(state, lang, w):
 
 
 def _mask(state, lang, w):
-    alone, _, _, _ = run(state, mask=True, include_self=False, slope=0.0)
-    both, _, _, _ = run(state, mask=True, include_self=True, slope=0.0)
-    return [pct(alone["weights"][1, 0], lang, 0), pct(both["weights"][1, 0], lang, 0),
-            pct(both["weights"][1, 1], lang, 0)]
+    """The second word's row on screen: nothing before the mask is on; then the first word's share
+    (and, with the word itself, its own)."""
+    if not state["mask"]:
+        return []
+    m, _, _, _ = run(state)
+    if state["include_self"]:
+        return [pct(m["weights"][1, 0], lang, 0), pct(m["weights"][1, 1], lang, 0)]
+    return [pct(m["weights"][1, 0], lang, 0)]
 
 
 def _values(state, lang, w):
@@ -143,7 +150,9 @@ def _heads(state, lang, w):
 
 
 def _order(state, lang, w):
-    m, _, _, _ = run(state, mask=False, slope=0.0)
+    if state["mask"] or state["position_bias"]:  # (the swap is asked with both off: no number till then)
+        return []
+    m, _, _, _ = run(state)
     i = where(state, w["slept"])
     return [pct(m["weights"][i, where(state, w["cat"])], lang, 0), pct(m["weights"][i, where(state, w["mat"])], lang, 0)]
 
@@ -162,9 +171,66 @@ def _hands_on(state, lang, w):
     m = attention_matrix(q, k, k, mask=True, include_self=state["include_self"], scaled=state["scaled"],
                          temperature=state["temperature"], slope=state["position_bias"])
     n, n_k = len(q), len(k)
+    if not state["mask"]:  # (the mask not on yet: what it will do, in words)
+        return [str(n), str(n_k), "0"]
     return [str(n), str(n_k), "0"] + ([pct(m["weights"][0, 0], lang, 0)] if m["allowed"][0, 0] else [])
 
 
 EXPECT = {"cards": _cards, "query": _query, "dots": _dots, "scale": _scale, "softmax": _softmax, "mask": _mask,
           "values": _values, "matrix": _matrix, "heads": _heads, "order": _order, "layer2": _layer2,
           "hands-on": _hands_on}
+
+
+# -- every registered path: its steps' links and the settings a student changes on them ----------
+
+# The student's own work: no step owns it, and entering a step keeps it (docs/DESIGN.md).
+WORK = ("lang", "sentence", "text", "focus", "generate")
+LETTERS = "a b c d e f g h a b c"  # typed on a step of the trained model, before it writes
+WRITTEN = 3  # the letters the model has written there
+# Where a mode's defaults are not the schema's (docs/DESIGN.md: matrix mode includes the row itself,
+# the trained model is causal and each position sees itself).
+MODE_DEFAULTS = {"matrix": {"include_self": True}, "model": {"mask": True, "include_self": True}}
+
+
+def step_link(name, number, lang, mode):
+    """The query pairs of a link to step `number` of path `name` in `lang`, as a student opens it
+    (a step of the trained model with letters typed and some written)."""
+    pairs = [("lang", lang), ("path", name), ("step", str(number))]
+    if mode == "model":
+        pairs += [("s", LETTERS), ("generate", str(WRITTEN))]
+    return pairs
+
+
+def mode_default(setting, mode):
+    return MODE_DEFAULTS.get(mode, {}).get(setting.attr, setting.default)
+
+
+def another_value(setting):
+    """A value of `setting` other than its default, as its control or a host page may set it: a
+    switch turned, the last other choice, a number a little above its default (or its least + 2
+    when it has none), the first word for a list of words."""
+    if setting.kind == "flag":
+        return not setting.default
+    if setting.choices:
+        return [c for c in setting.choices if c != setting.default][-1]
+    if setting.kind == "text":
+        return "0"
+    if setting.default is None:
+        value = setting.low + 2
+    else:
+        value = setting.default + 1
+    return min(value, setting.high) if setting.kind == "integer" else float(min(value, setting.high))
+
+
+def fresh_message(settings, schema):
+    """An `attention:set` message giving every setting a host page may set its value in `settings`
+    (app/settings.py's `schema`), so that it opens what a link to them opens, from any state (a
+    value a host message cannot say, none for a number that is never none, is left out)."""
+    message = {"type": "attention:set"}
+    for setting in schema.SCHEMA:
+        value = getattr(settings, setting.attr)
+        if setting.host is None or value is None and setting.kind in ("number", "integer", "text") \
+                and not setting.nullable:
+            continue
+        message[setting.host] = [list(row) for row in value] if setting.kind == "matrix" and value else value
+    return message

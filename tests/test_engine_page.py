@@ -47,3 +47,67 @@ def test_another_head_under_alibi_rewrites_what_the_distance_slider_says():
     ops = json.loads(page.receive({"type": "change", "context": context}))
     said = [op[3] for op in ops if op[:3] == ["set", [{"id": "pos-value"}], "textContent"]]
     assert said == ["m = 0,0625, quella di ALiBi per questa testa"]
+
+
+def click(page, button):
+    """A click on the button of id `button`, as static/page.js sends it; the state JSON written back."""
+    context = {"target": {"id": button, "className": "", "type": "button"}, "checked": {},
+               "ids": list(render.ROW_PARTS.values()), "off": []}
+    ops = json.loads(page.receive({"type": "click", "context": context}))
+    return json.loads(next(op[3] for op in ops if op[:3] == ["set", [{"id": "attention-state"}], "textContent"]))
+
+
+def test_next_then_back_on_the_generation_path_keeps_the_letters_typed_and_written():
+    """Step 3 with «a b c a b» typed and four letters written: Next opens step 4 on the designed
+    heads, Back comes to the same letters, the same four written, the same position selected."""
+    page = started_page([("path", "generation"), ("step", "3"), ("s", "a b c a b"), ("generate", "4"),
+                         ("focus", "2"), ("lang", "en")])
+    state = click(page, "step-next")
+    assert (state["step"], state["mode"]) == (4, "sentence")
+    state = click(page, "step-prev")
+    assert (state["step"], state["mode"], state["sentence"], state["focus"]) == (3, "model", "a b c a b", 2)
+    assert len(state["model"]["generated"]) == 4 and state["model"]["tokens"][1:6] == list("abcab")
+
+
+def test_bigbird_chosen_on_the_cost_paths_fifth_step_is_off_after_next():
+    """BigBird with its window and random keys on step 5; Next: step 6 computes every cell again,
+    as its text says FlashAttention does (the state's cells are the full n²)."""
+    page = started_page([("path", "cost"), ("step", "5"), ("pattern", "bigbird"), ("window", "1"), ("random", "1"),
+                         ("flash", "2"), ("lang", "en")])
+    assert page.settings.pattern == "bigbird"
+    state = click(page, "step-next")
+    n = len(state["tokens"])
+    assert state["step"] == 6 and state["cost"]["cells"] == n * (n - 1) == state["cost"]["full"] - n
+
+
+def written_text(ops):
+    """The text the page's thread is told to show (every innerHTML and textContent written but the
+    state JSON's), tags taken out."""
+    import html
+    import re
+    shown = [op[3] for op in json.loads(ops) if op[0] == "set" and op[2] in ("innerHTML", "textContent")
+             and op[1] != [{"id": "attention-state"}] and isinstance(op[3], str)]
+    return html.unescape(re.sub(r"<[^>]+>", " ", " ".join(shown)))
+
+
+def test_an_italian_page_writes_no_number_with_a_decimal_point_on_any_step_or_explorer():
+    """Every step of every registered path and the explorer of each mode, in Italian, the trained
+    model's letters written: no number is written with a decimal point (0.5, 0.0, a float's 16
+    digits); whole numbers keep their groups of three (1.000.000), a standard's name its own."""
+    import re
+
+    from app.views import registry
+    from tests.path_reference import step_link
+    point = re.compile(r"(?<![\w.,])\d+(?:\.\d+)+(?![\w])")
+    links = [step_link(way.id, n, "it", step.mode) for way in registry.paths().values()
+             for n, step in enumerate(way.steps, 1)]
+    links += [[("lang", "it"), ("temp", "0.5"), ("pos", "0.25"), ("flash", "2")],
+              [("lang", "it"), ("mode", "matrix"), ("q", "0.5,1.25;2,0.1"), ("temp", "2.5")],
+              [("lang", "it"), ("mode", "model"), ("s", "a b c d a b"), ("generate", "5"), ("kv_heads", "2")]]
+    for pairs in links:
+        page = Page(Screen(lambda ops: None), Lexicons(), Timers())
+        ops = page.receive({"type": "start", "framed": False, "address": {"base": "http://x/", "pairs": pairs},
+                            "early": None, "state": "", "queue": []})
+        said = written_text(ops).replace("SCORM 1.2", "")
+        points = [p for p in point.findall(said) if not re.fullmatch(r"[1-9]\d{0,2}(?:\.\d{3})+", p)]
+        assert points == [], (pairs, points)

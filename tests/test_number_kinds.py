@@ -66,3 +66,21 @@ def test_changing_one_kinds_digits_in_one_place_changes_every_output_of_it(lang,
     assert rule_percent(w, 1, lang) in bars and rule_percent(w, 1, lang) in svg
     assert shown(w, 4, lang) in table and shown(w, 4, lang) in printed
     assert rule_percent(w, 1, lang) not in table  # (the table's own digits, not the bars')
+
+
+@pytest.mark.parametrize("x, it, en", [
+    (0.0, "0", "0"), (-0.0, "0", "0"), (1.0, "1", "1"), (-2.5, "−2,5", "−2.5"),
+    (0.1 + 0.2, "0,30000000000000004", "0.30000000000000004"),
+    (3.2686241359674123e-17, "3,2686241359674123 × 10⁻¹⁷", "3.2686241359674123 × 10⁻¹⁷"),
+    (1e22, "1 × 10²²", "1 × 10²²"),
+])
+def test_every_digit_of_a_float_in_each_language(x, it, en):
+    """`exact` writes every digit a float holds (0.1 + 0.2 is not 0.3), with the language's decimal
+    mark, a true minus, no ".0" on a whole value and a power of ten written out."""
+    assert (numbers.exact(x, "it"), numbers.exact(x, "en")) == (it, en)
+
+
+def test_a_whole_number_has_the_languages_thousands_mark():
+    """1843200 is 1.843.200 in Italian and 1,843,200 in English; below a thousand, no mark."""
+    assert [numbers.whole(n, "it") for n in (0, 999, 1000, 1_843_200)] == ["0", "999", "1.000", "1.843.200"]
+    assert [numbers.whole(n, "en") for n in (999, 1000, 1_843_200)] == ["999", "1,000", "1,843,200"]

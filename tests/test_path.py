@@ -11,7 +11,9 @@ import pytest
 from app import contract, i18n, lexicon, path, path_answers
 from app import settings as state
 from app.heads import HEADS
-from tests.path_reference import expected, quoted
+from app.views import registry
+from tests.path_reference import (LETTERS, WORK, WRITTEN, another_value, expected, fresh_message, mode_default,
+                                  quoted, step_link)
 from tests.reference import W_Q, attention_matrix, attention_row, lexicon_cards, rule_percent, shown
 
 # The first example in each language, its asking word ("dormiva" / "slept") and the words the
@@ -132,18 +134,22 @@ def test_the_query_and_dot_product_answers(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_scale_answer(lang):
-    """Without ÷ √d_k the logits double and the cat's share grows from one percentage to the other."""
+    """Without ÷ √d_k the logits double and the cat's share grows: before the switch the answer says
+    the cat's logit, its double and the share the table shows; after it, the larger share alone."""
     x = cards(lang)
     focus = len(x) - 1
     q = x[focus] @ np.array(W_Q)
     scaled = attention_matrix(x @ np.array(W_Q), x, x)
     plain = attention_matrix(x @ np.array(W_Q), x, x, scaled=False)
     assert np.allclose(plain["logits"], 2 * scaled["logits"])
-    text = answer("scale", lang)
-    assert shown(x[CAT] @ q, 2, lang) in text and shown(scaled["logits"][focus][CAT], 3, lang) in text
     before, after = scaled["weights"][focus][CAT], plain["weights"][focus][CAT]
     assert after > before
-    assert text.index(rule_percent(before, 1, lang)) < text.index(rule_percent(after, 1, lang))
+    text = answer("scale", lang)
+    assert text.index(shown(scaled["logits"][focus][CAT], 3, lang)) < text.index(shown(x[CAT] @ q, 2, lang))
+    assert rule_percent(before, 1, lang) in text and rule_percent(after, 1, lang) not in text
+    off = answer("scale", lang, scaled=False)
+    assert shown(x[CAT] @ q, 2, lang) in off and shown(scaled["logits"][focus][CAT], 3, lang) in off
+    assert rule_percent(after, 1, lang) in off and rule_percent(before, 1, lang) not in off
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -164,12 +170,15 @@ def test_the_softmax_answer(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_mask_answer(lang):
-    """With the mask the second word can only look at the first: 100%."""
+    """With the mask the second word can only look at the first: 100%; with the word itself too, the
+    two shares the heatmap's second row shows; before the mask is on, no number at all."""
     _, _, weights, allowed = attention_row(cards(lang), W_Q, 1, mask=True)
     assert allowed.tolist().count(True) == 1 and weights[0] == 1.0
     _, _, shared, _ = attention_row(cards(lang), W_Q, 1, mask=True, include_self=True)
-    text = answer("mask", lang)
-    assert "100%" in text
+    assert quoted(answer("mask", lang)) == [] and quoted(answer("mask", lang, include_self=True)) == []
+    assert "100%" in answer("mask", lang, mask=True)
+    text = answer("mask", lang, mask=True, include_self=True)
+    assert "100%" not in text
     assert text.index(rule_percent(shared[0], 0, lang)) < text.index(rule_percent(shared[1], 0, lang))
 
 
@@ -230,7 +239,7 @@ def test_the_second_layer_answer(lang):
 
 def test_the_matrix_answers():
     """n × n comparisons for the example's n words and for twice as many; a masked 8×8 has zeros
-    right of the diagonal."""
+    right of the diagonal, and its first row's 100% is said once the mask is on."""
     for lang in LANGS:
         n = len(EXAMPLE[lang])
         tried = i18n.text(lang, "path_matrix_try", **path_answers.try_params(path.STEPS[7], [None] * n))
@@ -241,11 +250,13 @@ def test_the_matrix_answers():
     q, k, v = (rng.integers(-2, 3, size=(8, 4)) for _ in range(3))
     w = attention_matrix(q, k, v, mask=True, include_self=True)["weights"]
     assert w.shape == (8, 8) and np.all(np.triu(w, 1) == 0) and w[0][0] == 1.0
-    assert "8 × 8" in answer("hands-on", "it", seed=3) and "100%" in answer("hands-on", "en", seed=3)
+    assert "8 × 8" in answer("hands-on", "it", seed=3) and "%" not in answer("hands-on", "en", seed=3)
+    assert "100%" in answer("hands-on", "en", seed=3, mask=True)  # (once the mask is on, as the step asks)
 
 
-# Settings an earlier step may leave behind (step 6's mask and word itself, step 4's scale, the
-# temperature, the distance): every answer quotes the numbers of the settings in force.
+# Settings a student may change on a step, in view or behind "More settings" (the mask and the
+# word itself, the scale, the temperature, the distance): every answer quotes the numbers of the
+# settings in force, and only those the screen shows.
 LEFT_ON = [dict(), dict(include_self=True), dict(mask=True, include_self=True), dict(scaled=False),
            dict(temperature=2.0, slope=0.5), dict(mask=True)]
 
@@ -253,15 +264,15 @@ LEFT_ON = [dict(), dict(include_self=True), dict(mask=True, include_self=True), 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("changes", LEFT_ON, ids=lambda c: ",".join(c) or "fresh")
 def test_every_answer_quotes_numpys_numbers_for_the_settings_in_force(lang, changes):
-    """Every step's answer, with what earlier steps may leave on, quotes exactly the numbers numpy
-    works out from the state's cards and matrices (step 9 with the word itself on: not 42/49/41/20)."""
+    """Every step's answer, with any of these switches on, quotes exactly the numbers numpy works
+    out from the state's cards and matrices (step 9 with the word itself on: not 42/49/41/20)."""
     for step in path.STEPS:
         said, record_state = live(step.id, lang, **changes, **({"seed": 3} if step.mode == "matrix" else {}))
         assert quoted(said) == expected(step.id, record_state, lang), (step.id, said)
 
 
 def test_step_9_with_the_word_itself_on_quotes_its_own_numbers():
-    """The walkthrough's case: step 6's switch left on, step 9 says 39/44/39/17, not 42/49/41/20."""
+    """The walkthrough's case: the word itself on at step 9, it says 39/44/39/17, not 42/49/41/20."""
     fresh, on = answer("heads", "it"), answer("heads", "it", include_self=True)
     assert "42%" in fresh and "49%" in fresh
     assert "42%" not in on and "49%" not in on and on != fresh
@@ -302,3 +313,117 @@ def test_a_language_switch_on_matrix_mode_keeps_the_row(lexicons):
     s, notes = state.parse_params({"step": ["12"], "focus": ["2"]}, lexicons)
     english, _ = state.switch_language(s, "en", lexicons)
     assert (english.lang, english.mode, english.focus) == ("en", "matrix", 2)
+
+
+# -- what every registered path promises: its steps own their settings --------------------------
+
+STEPS = [(way.id, n) for way in registry.paths().values() for n in range(1, len(way.steps) + 1)]
+
+
+def owned(name, number):
+    """The settings step `number` of path `name` owns (app/path.py `Step.owned`)."""
+    return path.step_of(number, name).owned(lambda control: state.BY_CONTROL[control].attr)
+
+
+def opened(name, number, lang, lexicons):
+    """(settings, tokens) of step `number` of path `name` opened by its link, with the work a student brings."""
+    params = {}
+    for key, value in step_link(name, number, lang, path.step_of(number, name).mode):
+        params[key] = [value]
+    settings, notes = state.parse_params(params, lexicons)
+    assert notes == [] and settings.step == number
+    return settings, state.sentence_tokens(settings, settings.sentence, lexicons)[0]
+
+
+def test_every_step_of_every_path_owns_settings_of_the_schema_and_none_owns_the_work():
+    """Each step of each registered path owns settings the schema has (as declared, or as its
+    controls and views give them), each view's settings are the schema's, a step that puts a
+    control in view owns it, and no step or view owns the student's work."""
+    for way in registry.paths().values():
+        for number, step in enumerate(way.steps, 1):
+            mine = owned(way.id, number)
+            assert mine <= set(state.BY_ATTR), (way.id, step.id, mine - set(state.BY_ATTR))
+            assert set(step.owns or ()) <= set(state.BY_ATTR), (way.id, step.id)
+            assert {state.BY_CONTROL[c].attr for c in step.controls} <= mine or step.owns is not None
+            assert not mine & set(WORK), (way.id, step.id)
+    for view in registry.views():
+        assert set(view.settings) <= set(state.BY_ATTR) and not set(view.settings) & set(WORK), view.id
+    assert owned("cost", 3) >= {"pattern", "window", "global_tokens", "random_keys", "mask", "include_self"}
+    assert "pattern" not in owned("cost", 6) and "flash" in owned("cost", 6)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name, number", STEPS, ids=[f"{n}-{k}" for n, k in STEPS])
+def test_entering_a_step_sets_back_what_another_step_changed_and_keeps_the_work(name, number, lang, lexicons):
+    """From every other step of its path, with each setting that step owns changed as its controls
+    would, entering this step (a host message, as Next and Back do) sets back to the mode's default
+    each one it does not own and keeps those it owns; the sentence or letters, the word, the letters
+    written and the language stay, and a step in another mode finds them again on the way back."""
+    count = path.count(name)
+    for other in range(1, count + 1):
+        if other == number:
+            continue
+        settings, tokens = opened(name, other, lang, lexicons)
+        changes = {state.BY_ATTR[attr].host: another_value(state.BY_ATTR[attr]) for attr in owned(name, other)}
+        changed, tokens, warnings, notes = state.host_update(settings, tokens, changes, lexicons)
+        assert warnings == [] and notes == [], (other, changes)
+        entered, entered_tokens, warnings, _ = state.host_update(changed, tokens, {"step": number}, lexicons)
+        assert warnings == [] and entered.step == number
+        mode = path.step_of(number, name).mode
+        for attr in owned(name, other):
+            setting = state.BY_ATTR[attr]
+            if attr not in owned(name, number):
+                assert getattr(entered, attr) == mode_default(setting, mode), (other, attr)
+            elif mode == changed.mode:
+                assert getattr(entered, attr) == getattr(changed, attr), (other, attr)
+        work = {attr: getattr(changed, attr) for attr in WORK}
+        if entered.mode == changed.mode:
+            assert {attr: getattr(entered, attr) for attr in WORK} == work, other
+        back, _, _, _ = state.host_update(entered, entered_tokens, {"step": other}, lexicons)
+        assert {attr: getattr(back, attr) for attr in WORK} == work, (other, "and back")
+
+
+def test_bigbird_on_the_cost_paths_fifth_step_is_off_on_the_sixth(lexicons):
+    """The walkthrough's case: BigBird chosen on step 5 no longer thins FlashAttention's keys on
+    step 6, which computes every cell; a link to step 6 that names its pattern keeps it."""
+    settings, tokens = opened("cost", 5, "en", lexicons)
+    bigbird, tokens, _, _ = state.host_update(settings, tokens, {"pattern": "bigbird", "window": 1, "random": 1},
+                                              lexicons)
+    flash, tokens, _, _ = state.host_update(bigbird, tokens, {"step": 6, "flash": 2}, lexicons)
+    assert (flash.pattern, flash.window, flash.random_keys, flash.flash) == ("full", None, None, 2)
+    record = contract.compute(flash, tokens)
+    assert all(record.candidates[i][j] for i in range(record.n_q) for j in range(record.n_k) if i != j)
+    linked, _ = state.parse_params({"path": ["cost"], "step": ["6"], "pattern": ["bigbird"]}, lexicons)
+    assert linked.pattern == "bigbird"
+
+
+def test_the_generation_path_keeps_the_letters_through_next_and_back(lexicons):
+    """Letters typed and written on step 3 (the trained model), Next to step 4 (the designed heads),
+    then Back: the same letters, the same letters written, the same position selected."""
+    settings, tokens = opened("generation", 3, "it", lexicons)
+    typed, tokens, _, _ = state.host_update(settings, tokens, {"sentence": "a b c a b", "focus": 2, "generate": 4},
+                                            lexicons)
+    four, tokens, _, _ = state.host_update(typed, tokens, {"step": 4}, lexicons)
+    assert four.mode == "sentence" and four.sentence == i18n.PRESETS["it"][0][0]
+    three, tokens, _, _ = state.host_update(four, tokens, {"step": 3}, lexicons)
+    assert (three.mode, three.sentence, three.focus, three.generate) == ("model", "a b c a b", 2, 4)
+    assert [t.text for t in tokens][1:] == ["a", "b", "c", "a", "b"]
+    assert (LETTERS, WRITTEN) == (settings.sentence, settings.generate)
+
+
+@pytest.mark.parametrize("name, number", STEPS, ids=[f"{n}-{k}" for n, k in STEPS])
+def test_a_host_message_of_every_setting_opens_a_step_as_its_link_does_from_any_state(name, number, lexicons):
+    """The message tests/e2e/views/test_every_path.py sends in place of a link gives the link's own
+    settings whatever the page showed before: the explorer, another path's step, the trained model
+    with letters written, matrix mode with Q typed. (Not after a random example's seed, which a host
+    message cannot take back to none: the walk never sets one.)"""
+    for lang in LANGS:
+        linked, tokens = opened(name, number, lang, lexicons)
+        message = fresh_message(linked, state)
+        starts = [state.parse_params(q, lexicons)[0] for q in (
+            f"?lang={lang}", "?path=cost&step=5&pattern=bigbird&temp=3", "?mode=model&s=a+b+a+b&generate=2&kv_heads=1",
+            "?step=12&q=1,0;0,1&mask=1&lang=en", f"?path=generation&step=6&window=3&lang={lang}")]
+        for start in starts:
+            start_tokens = state.sentence_tokens(start, start.sentence, lexicons)[0]
+            opened_now, _, warnings, notes = state.host_update(start, start_tokens, message, lexicons)
+            assert (opened_now, warnings, notes) == (linked, [], []), (lang, start)

@@ -36,6 +36,9 @@ class Lab:
     settings: tuple = ()  # its Settings (app/setting.py), in the order they apply
     paths: tuple = ()  # the ids of the guided paths its modules declare (path=<id>)
     modes: tuple = ()  # the modes whose explorer shows one of its views (it comes with them)
+    # The settings whose controls its views hold (each view's `settings`, app/views/registry.py checks),
+    # known before it is here: entering a step sets them back where no view of it shows (app/settings.py).
+    owns: tuple = ()
     # Its views that are an embedded widget's tabs (view=<id>): {id: {"place": its place among the
     # views, "it": its tab's title, "en": …}}, as its modules declare them (app/views/registry.py checks).
     tabs: dict = dataclasses.field(default_factory=dict)
@@ -134,6 +137,11 @@ def need(settings):
     missing = wanted(settings)
     if missing:
         raise Needed(missing)
+
+
+def owned_elsewhere():
+    """The settings the views of the labs not here yet own (their manifests' `owns`)."""
+    return tuple(attr for lab in labs() if not present(lab.id) for attr in lab.owns)
 
 
 def declared_tabs():

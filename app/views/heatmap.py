@@ -24,18 +24,13 @@ before and after the drawn ones, and each cell says its aria-colindex ("column 5
 """
 
 from app.i18n import text
-from app.numbers import whole_percent
+from app.numbers import whole, whole_percent
 from app.views.html import esc
 from app.views import registry
 
 WINDOW = 32  # rows of a long grid drawn at a time (its box shows about 14)
 COLUMNS = 40  # columns of a wide grid drawn at a time (its box shows about 21 at 1280 px, 6 at 360)
 SHADES = 8  # shading classes s0…s7 by √(shown percentage), so middle weights show (the number is written too)
-
-
-def whole(n, lang):
-    """A whole number with the language's thousands mark: 1.000.000 / 1,000,000."""
-    return f"{n:,}".replace(",", "." if lang == "it" else ",")
 
 
 def cost_line(n, lang):

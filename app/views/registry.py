@@ -45,6 +45,11 @@ class View:
     # `draw(ctx)`: its whole section (a `Context`); None: drawn elsewhere (the editor's parts).
     draw: object = None
     selector: str = ""  # the element a step that does not show it hides (default: #view-<id>)
+    # The settings whose controls live in it (attributes of app/settings.py's Settings): a step
+    # that shows it owns them, and the explorer owns them where it shows the view (app/path.py);
+    # elsewhere they go back to their default. (The student's own work, a sentence, a word, the
+    # letters written, is no one's: it always stays.)
+    settings: tuple = ()
     strings: dict = dataclasses.field(default_factory=dict)  # {"it": {key: text}, "en": {…}}, added to i18n
 
     @property
@@ -201,6 +206,9 @@ def _import_lab(lab):
         view = declared.get(view_id)
         if view is None or view.place != tab["place"]:
             raise ValueError(f"lab {lab.id!r}: its tab {view_id!r} is no tab view of place {tab['place']}")
+    owned = set().union(*(v.settings for v in _VIEWS.values() if _LAB_OF.get(v.id) == lab.id))
+    if owned != set(lab.owns):
+        raise ValueError(f"lab {lab.id!r}: its views own {sorted(owned)}, its manifest says {sorted(lab.owns)}")
     unknown = set(lab.paths) - set(_PATHS)
     if unknown:
         raise ValueError(f"lab {lab.id!r} declares paths no module of it adds: {sorted(unknown)}")

@@ -19,6 +19,7 @@ def take_global(settings, value, change):
 
 LAB = Lab(
     id="cost",
+    owns=("pattern", "window", "global_tokens", "random_keys", "flash", "flash_step"),
     paths=("cost",),
     tabs={"flash": {"place": 42, "it": "Blocchi", "en": "Blocks"}},
     settings=(

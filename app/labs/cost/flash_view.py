@@ -207,7 +207,7 @@ def render_section(ctx):
 
 
 VIEW = registry.add(registry.View(id="flash", place=42, modes=("sentence", "matrix"), tab=True, row=render_flash,
-                                  draw=render_section, strings=STRINGS))
+                                  draw=render_section, strings=STRINGS, settings=("flash", "flash_step")))
 
 
 def all_blocks(page):

@@ -2,10 +2,16 @@
 in the course's order: n² counted, the memory, a window, global words, BigBird, FlashAttention's
 tiles (the same numbers), linear attention (other numbers, fewer products). A step shows the
 lab's controls and views; the student chooses the pattern a step is about with its controls
-(the step's "try this" says which), so a step's link keeps what the student had chosen."""
+(the step's "try this" says which), so a step's link keeps what the student had chosen.
 
-from app import path
+The window step's answer counts the cells of the sentence on screen (`answer`): the heatmap says
+the same count beside its × cells. The other answers quote no number of the student's screen."""
+
+from app import path, patterns
+from app.i18n import text
+from app.numbers import whole
 from app.views import registry
+from app.views.heatmap import computed_cells
 
 CONTROLS = "cost-controls"
 STEPS = (
@@ -36,8 +42,10 @@ registry.add_strings({
         P + "window_text": ("Prima idea: ogni parola guarda solo le vicine, a distanza ≤ w (la finestra scorrevole di "
                             "Mistral). Le celle fuori finestra non si calcolano affatto."),
         P + "window_try": "Scegli «finestra» con w = 2, attiva «guarda sé stessa» e conta le celle calcolate.",
-        P + "window_answer": ("Su nove parole restano 39 celle di 81 (30 senza la parola stessa): crescono come n, "
-                              "non come n²."),
+        P + "window_answer": ("Su {n} parole, con w = {w}, restano {cells} celle di {full}: crescono come n, non come "
+                              "n². La parola stessa è una cella per riga: {n} in più o in meno."),
+        P + "window_answer_choose": ("Con «finestra» ogni parola tiene solo le vicine a distanza ≤ w, al più 2w + 1 celle "
+                                     "per riga invece di {n}: le celle crescono come n, non come n²."),
         P + "global_title": "Parole globali",
         P + "global_text": ("Longformer aggiunge poche parole globali: vedono tutte le altre e tutte le vedono, così "
                             "l'informazione attraversa la frase in due passi."),
@@ -75,8 +83,10 @@ registry.add_strings({
         P + "window_text": ("First idea: each word looks only at its neighbours, at distance ≤ w (Mistral's sliding "
                             "window). The cells outside the window are not computed at all."),
         P + "window_try": "Choose “window” with w = 2, turn on “looks at itself” and count the cells computed.",
-        P + "window_answer": ("On nine words 39 cells of 81 are left (30 without the word itself): they grow like n, "
-                              "not n²."),
+        P + "window_answer": ("On {n} words, with w = {w}, {cells} cells of {full} are left: they grow like n, not n². "
+                              "The word itself is one cell a row: {n} more or fewer."),
+        P + "window_answer_choose": ("Under “window” each word keeps only its neighbours at distance ≤ w, at most 2w + 1 "
+                                     "cells a row instead of {n}: the cells grow like n, not n²."),
         P + "global_title": "Global words",
         P + "global_text": ("Longformer adds a few global words: they see all the others and all see them, so "
                             "information crosses the sentence in two steps."),
@@ -99,4 +109,21 @@ registry.add_strings({
         P + "linear_answer": "Different weights, the same result in both orders: an approximation that costs less.",
     },
 })
-PATH = registry.add_path(path.Path(id="cost", steps=STEPS))
+PATH = registry.add_path(path.Path(id="cost", steps=STEPS, answers=__name__))
+
+
+def try_params(step, tokens):
+    return {}
+
+
+def answer(step, settings, tokens, record):
+    """The step's answer; the window's counts the cells of the sentence on screen under the
+    student's window (`patterns.DEFAULT_WINDOW` when none is given, as its field shows)."""
+    lang = settings.lang
+    if step.id != "window" or record is None:
+        return text(lang, P + step.id + "_answer")
+    if settings.pattern != "window":
+        return text(lang, P + "window_answer_choose", n=record.n_k)
+    w = patterns.DEFAULT_WINDOW if settings.window is None else settings.window
+    return text(lang, P + "window_answer", n=record.n_k, w=w, cells=whole(computed_cells(record), lang),
+                full=whole(record.n_q * record.n_k, lang))

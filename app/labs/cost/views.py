@@ -10,8 +10,8 @@ import math
 
 from app import attention, patterns, settings as schema
 from app.i18n import num, percent, text
+from app.numbers import whole
 from app.views import registry
-from app.views.heatmap import whole
 from app.views.html import Column, esc, table
 from app.views.query import vec
 
@@ -271,7 +271,7 @@ def render_linear(row, tokens, lang, word=None):
 
 
 CONTROLS = registry.add(registry.View(id="cost-controls", place=7, explorer=False, draw=render_controls,
-                                      strings=STRINGS))
+                                      strings=STRINGS, settings=("pattern", "window", "global_tokens", "random_keys")))
 COST = registry.add(registry.View(id="cost", place=8, explorer=False, draw=render_cost))
 LINEAR = registry.add(registry.View(
     id="linear", place=9, modes=("sentence", "matrix"), explorer=False, row=render_linear,

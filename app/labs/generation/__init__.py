@@ -8,6 +8,7 @@ from app.setting import Setting
 
 LAB = Lab(
     id="generation",
+    owns=("kv_heads", "window"),
     paths=("generation",),
     modes=("model",),  # (the Write buttons and the cache's cost: views.py)
     settings=(

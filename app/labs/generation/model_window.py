@@ -197,4 +197,4 @@ def table(record, full, places, w, lang):
 
 # (above the induction path and the heads' tables, place 47 and 50: the window's box first on its step)
 WINDOW = registry.add(registry.View(id="model-window", place=45, modes=MODEL, explorer=False, draw=render_window,
-                                    strings=STRINGS))
+                                    strings=STRINGS, settings=("window",)))

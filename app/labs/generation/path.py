@@ -8,10 +8,18 @@ built on the designed heads, so steps 4 and 5 open in sentence mode; the window'
 model's, step 6 in model mode. Steps 4–6 show the real models' caches or the counters beside their
 own views: `shared-keys` and `latent` (app/labs/generation/shared_keys.py), `model-window`
 (app/labs/generation/model_window.py).
+
+Two answers quote the screen (`answer`): the first step's names the induction head of the model
+shown (each variant trained alike found its own), and the window's counts the positions that can
+copy and how many each model gets right, as the window's view does. The others quote no number
+of the student's screen.
 """
 
 from app import path
+from app.i18n import text
+from app.labs.generation import model_window
 from app.views import registry
+from app.labs.generation.views import inline_caption
 
 STEPS = (
     path.Step(id="letter", shows=("generation",), mode="model"),
@@ -32,7 +40,7 @@ registry.add_strings({
                             "questo."),
         P + "letter_try": ("Scrivi «a b c d e f g h a b c» e premi «Scrivi una lettera» cinque volte. Guarda quale "
                            "testa spiega ogni lettera."),
-        P + "letter_answer": ("Scrive «d e f g h»: la testa di induzione (strato 2, testa 4) guarda la lettera che "
+        P + "letter_answer": ("Scrive «d e f g h»: la testa di induzione ({head}) guarda la lettera che "
                               "seguiva la comparsa precedente di quella appena letta, e il modello la copia."),
         P + "cache_title": "La cache",
         P + "cache_text": ("Per la lettera nuova servono q, k e v solo di quella posizione: le chiavi e i valori "
@@ -75,9 +83,19 @@ registry.add_strings({
                             "raggiungere una ripetizione più lontana."),
         P + "window_try": ("Scrivi «a b c d e f g h a b c d e f g h», imposta la finestra a 3 e confronta le "
                            "previsioni; poi scrivi cinque lettere."),
-        P + "window_answer": ("Ogni lettera da copiare è 7 posizioni indietro, fuori dalla finestra: senza finestra il "
-                              "modello le prevede tutte, con la finestra nessuna, e quello che scrive non è più la "
-                              "copia. Più strati allargano quello che il modello raggiunge, a un prezzo."),
+        P + "window_answer": ("Le lettere da copiare sono {distance} posizioni indietro, {reach}: senza finestra il "
+                              "modello ne prevede giuste {full} su {total}, e con la finestra w = {w} ne prevede giuste "
+                              "{win}. Più strati allargano quello che il modello raggiunge, a un prezzo."),
+        P + "window_answer_open": ("Senza finestra il modello ne prevede giuste {full} su {total}: le lettere da copiare "
+                                   "sono {distance} posizioni indietro. Con una finestra più corta restano fuori, e il "
+                                   "modello non le copia più. Più strati allargano quello che il modello raggiunge, a un "
+                                   "prezzo."),
+        P + "window_answer_none": ("Qui nessuna lettera si ripete: scrivi la sequenza ripetuta del passo per vedere che "
+                                   "cosa toglie la finestra."),
+        P + "window_out": "fuori dalla finestra",
+        P + "window_in": "dentro la finestra",
+        P + "window_some": "alcune fuori dalla finestra",
+        P + "window_span": "da {low} a {high}",
     },
     "en": {
         P + "name": "Generation",
@@ -86,7 +104,7 @@ registry.add_strings({
                             "appends it to the text and starts again. Here the page's trained model does just that."),
         P + "letter_try": ("Type “a b c d e f g h a b c” and press “Write one letter” five times. See which head "
                            "explains each letter."),
-        P + "letter_answer": ("It writes “d e f g h”: the induction head (layer 2, head 4) looks at the letter that "
+        P + "letter_answer": ("It writes “d e f g h”: the induction head ({head}) looks at the letter that "
                               "followed the earlier occurrence of the one just read, and the model copies it."),
         P + "cache_title": "The cache",
         P + "cache_text": ("The new letter needs q, k and v of its own position only: the earlier letters' keys and "
@@ -130,9 +148,53 @@ registry.add_strings({
                             "a repeat further back."),
         P + "window_try": ("Type “a b c d e f g h a b c d e f g h”, set the window to 3 and compare the predictions; "
                            "then write five letters."),
-        P + "window_answer": ("Each letter to copy is 7 positions back, outside the window: without a window the model "
-                              "predicts them all, with it none, and what it writes is no longer the copy. More layers "
-                              "widen what the model reaches, at a price."),
+        P + "window_answer": ("The letters to copy are {distance} positions back, {reach}: without a window the model "
+                              "predicts {full} of {total} right, and with the window w = {w} it predicts {win} right. "
+                              "More layers widen what the model reaches, at a price."),
+        P + "window_answer_open": ("Without a window the model predicts {full} of {total} right: the letters to copy are "
+                                   "{distance} positions back. With a shorter window they fall outside, and the model "
+                                   "no longer copies them. More layers widen what the model reaches, at a price."),
+        P + "window_answer_none": ("No letter repeats here: type the step's repeated sequence to see what the window "
+                                   "takes away."),
+        P + "window_out": "outside the window",
+        P + "window_in": "inside the window",
+        P + "window_some": "some outside the window",
+        P + "window_span": "from {low} to {high}",
     },
 })
-PATH = registry.add_path(path.Path(id="generation", steps=STEPS))
+PATH = registry.add_path(path.Path(id="generation", steps=STEPS, answers=__name__))
+
+
+def try_params(step, tokens):
+    return {}
+
+
+def answer(step, settings, tokens, record):
+    """The step's answer, written from the model's record on screen where it quotes it."""
+    lang = settings.lang
+    model_shown = record is not None and hasattr(record, "model")
+    if step.id == "letter" and model_shown:
+        return text(lang, P + "letter_answer", head=inline_caption(*record.induction_head, lang))
+    if step.id == "window" and model_shown:
+        return _window(settings, record, lang)
+    return text(lang, P + step.id + "_answer", head="")
+
+
+def _window(settings, record, lang):
+    """How far back the letters to copy are, whether the window reaches them, and how many of the
+    positions that can copy each model gets right (the window's view, app/views/model_window.py)."""
+    w = settings.window
+    full = model_window.full_record(settings) if w is not None else record
+    typed = len(record.tokens) - len(model_window.written_of(record))
+    places = model_window.copies(full, typed)
+    if not places:
+        return text(lang, P + "window_answer_none")
+    back = sorted({i - k for i, k in places})
+    distance = str(back[0]) if len(back) == 1 else text(lang, P + "window_span", low=back[0], high=back[-1])
+    said = {"distance": distance, "total": len(places), "full": model_window.score(full, places, full.tokens)}
+    if w is None:
+        return text(lang, P + "window_answer_open", **said)
+    inside = [k >= record.start(i) for i, k in places]
+    reach = P + ("window_in" if all(inside) else "window_out" if not any(inside) else "window_some")
+    return text(lang, P + "window_answer", w=w, win=model_window.score(record, places, full.tokens),
+                reach=text(lang, reach), **said)

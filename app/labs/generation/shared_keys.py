@@ -305,6 +305,6 @@ def _section(view_id, css_class):
 
 
 SHARED = registry.add(registry.View(id="shared-keys", place=215, explorer=False, row=render_shared,
-                                   draw=_section("shared-keys", "shared-keys"), strings=STRINGS))
+                                   draw=_section("shared-keys", "shared-keys"), strings=STRINGS, settings=("kv_heads",)))
 LATENT = registry.add(registry.View(id="latent", place=216, explorer=False, row=render_latent,
                                    draw=_section("latent", "latent")))

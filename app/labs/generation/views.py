@@ -12,6 +12,7 @@ from their published shapes (docs/generation.md names the sources).
 from app import generate, model
 from app.heads import cache_per_token
 from app.i18n import num, percent, text
+from app.numbers import exact, whole
 from app.views import registry
 from app.views.html import esc
 from app.views.model import head_caption, quote, token_name
@@ -191,11 +192,6 @@ STRINGS = {
 registry.add_strings(STRINGS)
 
 
-def whole(n, lang):
-    """An integer with the language's thousands mark: 1.843.200 · 1,843,200."""
-    return f"{n:,}".replace(",", "." if lang == "it" else ",")
-
-
 def size(n_bytes, lang):
     """Bytes in decimal units, three significant digits at most: 36,9 MB · 3.69 GB."""
     for unit, scale in (("GB", 10 ** 9), ("MB", 10 ** 6), ("kB", 10 ** 3)):
@@ -371,11 +367,12 @@ def render_same(record, step, lang):
     full = record.probs[step.position]
     diff = max(abs(a - b) for a, b in zip(step.probs, full))
     ranked = sorted(range(len(full)), key=lambda c: -full[c])[:model.TOP]
-    rows = "".join(f'<tr><th scope="row">{esc(record.model.outputs[c])}</th><td>{esc(repr(step.probs[c]))}</td>'
-                   f'<td>{esc(repr(full[c]))}</td></tr>' for c in ranked)
+    # (every digit of each, so that the same number is seen to be the same to the last bit)
+    rows = "".join(f'<tr><th scope="row">{esc(record.model.outputs[c])}</th><td>{esc(exact(step.probs[c], lang))}</td>'
+                   f'<td>{esc(exact(full[c], lang))}</td></tr>' for c in ranked)
     same = diff <= 1e-12  # (a window the full pass does not apply would part them)
     return (f'<h3>{esc(text(lang, "gen_same_heading" if same else "gen_compare_heading"))}</h3>'
-            f'<p>{esc(text(lang, "gen_same", diff=repr(diff)))}</p>'
+            f'<p>{esc(text(lang, "gen_same", diff=exact(diff, lang)))}</p>'
             f'<div class="table-wrap" role="region" tabindex="0" aria-label="{esc(text(lang, "gen_same_heading"))}">'
             f'<table class="steps gen-same"><thead><tr><th scope="col">{esc(text(lang, "model_col_token"))}</th>'
             f'<th scope="col">{esc(text(lang, "gen_col_cached"))}</th><th scope="col">{esc(text(lang, "gen_col_full"))}</th>'
@@ -503,7 +500,8 @@ def announcement(record, lang):
 
 
 # Below the model's predictions (place 210): the first screen of model mode stays as it was.
-GENERATION = registry.add(registry.View(id="generation", place=212, modes=MODEL, draw=render_generation))
+GENERATION = registry.add(registry.View(id="generation", place=212, modes=MODEL, draw=render_generation,
+                                        settings=("kv_heads",)))
 COST = registry.add(registry.View(id="generation-cost", place=213, modes=MODEL, draw=render_cost))
 # The real models' caches need no model: the path's steps about the designed heads show them too,
 # below their own views (shared keys and the latent: place 215 and 216).

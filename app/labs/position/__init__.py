@@ -8,6 +8,7 @@ from app.setting import MAX_LIMIT, Setting, read_typed_number
 
 LAB = Lab(
     id="position",
+    owns=("position", "offset", "base", "rope_key"),
     paths=("position",),
     modes=("model",),  # (model mode's line on its positions: model_line.py)
     settings=(

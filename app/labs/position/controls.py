@@ -159,4 +159,5 @@ def render_controls(ctx):
         f'<p class="note">{t("pos_controls_hint")}</p>'), "position-controls-section", view=False)
 
 
-CONTROLS = registry.add(registry.View(id="position-controls", place=11, explorer=False, draw=render_controls))
+CONTROLS = registry.add(registry.View(id="position-controls", place=11, explorer=False, draw=render_controls,
+                                      settings=("position", "offset", "base")))

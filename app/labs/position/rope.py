@@ -135,4 +135,5 @@ def render_rope(row, tokens, lang, word=None):
 
 VIEW = registry.add(registry.View(
     id="rope", place=17, explorer=False, row=render_rope,
-    draw=lambda ctx: registry.section("rope", ctx.part("rope"), "rope-section", view=False), strings=STRINGS))
+    draw=lambda ctx: registry.section("rope", ctx.part("rope"), "rope-section", view=False), strings=STRINGS,
+    settings=("rope_key",)))

@@ -183,9 +183,28 @@ def test_the_lab_names_the_head_that_writes_and_the_window_that_stops_it():
     html = lab_html("en", s="a b c d e f g h a b c", generate="1")
     assert "Why “d”: the induction head (layer 2, head 4)" in html and "“d” (position 4)" in html
     assert "The cache and the full pass give the same numbers" in html
-    assert "Largest difference between the probabilities: 0.0." in html
+    assert "Largest difference between the probabilities: 0." in html
     windowed = lab_html("it", s="a b c d e f g h a b c", generate="1", window="3")
     assert "con la finestra w = 3 la posizione 11 guarda solo le 3 prima di sé" in windowed
+
+
+def test_in_italian_the_side_by_side_probabilities_have_every_digit_and_a_decimal_comma():
+    """The cache's and the full pass's probabilities, written with every digit the float holds (so
+    that the same number reads the same to the last digit), have the Italian decimal comma: each
+    reads back as the very float the model computed, and no number has a decimal point."""
+    import re
+    settings, _, record, _ = contract.from_link({"mode": ["model"], "lang": ["it"], "s": ["a b c d e f g h a b c"],
+                                                 "generate": ["2"]})
+    html = lab_html("it", s="a b c d e f g h a b c", generate="2")
+    table = html[html.index('class="steps gen-same"'):]
+    cells = re.findall(r"<td>([^<]*)</td>", table[:table.index("</table>")])
+    step = record.generation.steps[-1]
+    ranked = sorted(range(len(record.probs[step.position])), key=lambda c: -record.probs[step.position][c])[:3]
+    expected = [x for c in ranked for x in (step.probs[c], record.probs[step.position][c])]
+    assert len(cells) == 6 and [float(c.replace(",", ".")) for c in cells] == expected
+    assert all(re.fullmatch(r"\d+,\d+", c) for c in cells)
+    assert "Differenza più grande fra le probabilità: 0." in html
+    assert not re.search(r"\d\.\d", re.sub(r"<[^>]+>", " ", html))
 
 
 def test_past_the_models_positions_the_page_says_how_many_were_not_written():

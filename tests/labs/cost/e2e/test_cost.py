@@ -6,8 +6,7 @@ page per language)."""
 import numpy as np
 import pytest
 
-from tests.e2e.conftest import SHOTS, axe_violations, language_page, wait_state
-from tests.e2e.conftest import go_step
+from tests.e2e.conftest import SHOTS, axe_violations, get_state, go_step, language_page, wait_state
 
 NINE = {"it": "Il gatto seduto sul tappeto dormiva e la luna", "en": "The cat sat on the mat and then slept"}
 
@@ -50,17 +49,20 @@ def test_a_window_of_two_leaves_39_cells_and_the_grid_shows_the_states_cells(lab
 
 def test_a_global_word_is_picked_by_click_and_by_keyboard(lab):
     """Step 4, local + global: clicking the first word's box makes its row and column whole; Space
-    on the last word's box does the same for it, and the focus stays on that box."""
+    on the last word's box does the same for it, and the focus stays on that box. (The word itself
+    is step 3's switch, set back here: each global word's own cell stays out.)"""
     page = lab
     go_step(page, 4)
+    assert get_state(page)["include_self"] is False
     page.locator("#pattern-local_global").check()
     wait_state(page, "s.matrix.allowed !== null")
     page.locator('label.cost-global:has(#global-0)').click()
-    state = wait_state(page, "s.matrix.allowed.every(r => r[0]) && s.matrix.allowed[0].every((a, j) => a || j === 0)")
+    state = wait_state(page, "s.matrix.allowed.every((r, i) => r[0] || i === 0) "
+                             "&& s.matrix.allowed[0].every((a, j) => a || j === 0)")
     page.wait_for_function("location.search.includes('global=0')")  # (the link keeps it: written just after)
     page.locator("#global-8").focus()
     page.keyboard.press("Space")
-    state = wait_state(page, "s.matrix.allowed.every(r => r[8])")
+    state = wait_state(page, "s.matrix.allowed.every((r, i) => r[8] || i === 8)")
     assert page.evaluate("document.activeElement.id") == "global-8"
     assert all(state["matrix"]["allowed"][k][8] for k in range(8))
 
