@@ -18,11 +18,14 @@ dispatches it:
     keydown   Enter and Escape in a matrix cell (Enter on a switch: static/page.js itself)
 
 A host page may also send `attention:set` messages (README). Every render ends in `publish`:
-the state JSON in #attention-state, `data-state` on <html>, the address (history.replaceState,
-in a task just after) and, when framed, an `attention:state` message to the parent. A word
-click redraws only what shows the row (`select_row`; app/row_parts.py). The other ideas live in
-their own modules: the long grid's window (app/grid.py), matrix cells, boxes and swaps
-(app/editing.py), share and export (app/sharing.py) and guess-first (app/guessing.py).
+the state JSON in #attention-state, `data-state` on <html>, the address (in a task just after; a
+step of a guided path entered or left: a history entry of its own, at once) and, when framed, an
+`attention:state` message to the parent. The browser's Back and Forward bring an entry's address
+back (`follow_address`), applied as a link is. A word click redraws only what shows the row
+(`select_row`; app/row_parts.py). The other ideas live in their own modules: the long grid's
+window (app/grid.py), matrix cells, boxes and swaps (app/editing.py), share and export
+(app/sharing.py) and guess-first (app/guessing.py). A control a redraw replaces keeps the focus
+(static/page.js, keepFocus): no handler here names it.
 
 The only module-level state is none: a second widget (another frame of the lesson page whose
 page thread talks to this engine: app/engine.py) is a second Page, with its own Screen.
@@ -51,8 +54,6 @@ READ = ("sentence-input", "mm-q", "mm-k", "mm-v", "cmp-text", "cmp-step", "swap-
 # tab: they show nothing not guessed yet), and the buttons that still act (links, the guess's).
 LOCK_OPEN = ("focus", "view", "word")
 LOCK_CLICKS = ("copy-link", "copy-embed", "copy-exercise", "copy-exercise-embed", "next-word")
-# The settings whose field sits in a view the change draws again: the focus goes back to it.
-REFOCUS = ("flash", "rope_key", "pattern", "window", "random_keys", "kv_heads")
 # A slider's name -> its words for a value of it, with the page's settings.
 SLIDERS = {"temp": lambda value, settings: temperature_value(value, settings.lang),
            "pos": lambda value, settings: slope_said(settings, value),
@@ -87,6 +88,11 @@ class Page:
         self.address = ("", ())  # the page's origin + path, and its query's pairs that are no setting
         self.url_timer = None  # the pending write of the address, if any
         self.url_written = -1e9  # when the address was last written (time.monotonic())
+        # Where the browser's history entry is: the guided path and step of the address it holds
+        # (`place`; None: the explorer), False until the start is done (what the start draws,
+        # host messages kept meanwhile included, replaces the link's address in its entry).
+        self.url_place = False
+        self.published = None  # the settings last published (an entry left gets its last state)
         self.messages_html = None  # what #messages shows now (None: unknown)
         self.said_ready = False  # <html data-state> says "ready"
         self.grid = Grid(self)
@@ -275,19 +281,39 @@ class Page:
 
     # -- publishing ----------------------------------------------------------------------
 
-    def url(self, embed=None, quiz=None):
-        """This page's address for the current state; `embed` True/False adds/removes embed=1;
-        `quiz` True: with guess-first on (an exercise link). Written in Python (no browser
-        call): the address's other parameters were read once at start."""
+    def url(self, embed=None, quiz=None, settings=None):
+        """This page's address for the current state (`settings`: for those); `embed` True/False
+        adds/removes embed=1; `quiz` True: with guess-first on (an exercise link). Written in
+        Python (no browser call): the address's other parameters were read once at start."""
         base, others = self.address
-        settings = self.settings if quiz is None else self.settings.copy(quiz=quiz)
+        settings = settings or self.settings
+        settings = settings if quiz is None else settings.copy(quiz=quiz)
         return base + "?" + schema.page_query(settings, others, embed)
 
+    @staticmethod
+    def place(settings):
+        """Where `settings` are on the guided paths, as a history entry knows it: (path, step), or
+        None in the explorer (whatever path it would walk)."""
+        return None if settings.step is None else (settings.path, settings.step)
+
     def write_url(self):
-        """Put the current state in the address bar (history.replaceState)."""
+        """Put the current state in the address bar, in the history entry the browser is on (its
+        replaceState; a browser's limit on it: static/page.js)."""
         self.url_timer = None
         self.url_written = time.monotonic()
-        self.screen.add(["url", self.url()])  # (a browser's limit on replaceState: static/page.js)
+        self.screen.add(["url", self.url(), False])
+
+    def push_url(self):
+        """A step of a guided path entered or left (the explorer ↔ a step too): a history entry of
+        its own, at once, so that the browser's Back comes back here. The entry left first gets
+        its last state if that was still waiting to be written. (A timer still pending writes
+        the new state again, into the new entry: the same address.)"""
+        if self.url_timer is not None and self.published is not None:
+            self.screen.add(["url", self.url(settings=self.published), False])
+        self.url_timer = None
+        self.url_written = time.monotonic()
+        self.url_place = self.place(self.settings)
+        self.screen.add(["url", self.url(), True])
 
     def schedule_url(self):
         """Write the address in a task of its own, after the click's own work, and at most every
@@ -300,14 +326,20 @@ class Page:
 
     def publish(self, payload=None):
         """Publish the state of the record on screen; `payload` is its JSON when the caller has
-        it already. The address follows in a task of its own (`schedule_url`)."""
+        it already. The address follows in a task of its own (`schedule_url`), or at once in a
+        new history entry when the step changed (`push_url`: the `step` and `path` settings,
+        whatever changed them: a button, a mode, a host message; the start replaces)."""
         payload = payload or contract.state_json_of(self.settings, self.tokens, self.record, self.quiz)
         self.show_path_answer()
         self.element("attention-state").textContent = payload
         if not self.said_ready:
             self.document.documentElement.dataset.state = "ready"
             self.said_ready = True
-        self.schedule_url()
+        if self.url_place is not False and self.place(self.settings) != self.url_place:
+            self.push_url()
+        else:
+            self.schedule_url()
+        self.published = self.settings
         if self.framed:  # (posted by this page's own JavaScript: the host tells widgets apart by it)
             self.helpers.tellHost('{"type": "attention:state", "state": ' + payload + "}")
 
@@ -438,9 +470,7 @@ class Page:
                 self.set_messages([bad.note])
             return
         if value != getattr(self.settings, setting.attr):
-            self.apply(setting, value)
-            if setting.attr in REFOCUS and target.id:  # (its view was drawn again around it)
-                self.region(target.id).focus()
+            self.apply(setting, value)  # (a control its view draws again keeps the focus: static/page.js)
 
     def on_input(self, event):
         """A slider follows live (the temperature: bars, heatmap and table)."""
@@ -492,7 +522,11 @@ class Page:
         if focus in ends and number == ends[focus][0]:
             focus = ends[focus][1]
         self.region(focus).focus()
-        lang = self.settings.lang
+        self.say_step()
+
+    def say_step(self):
+        """The live region says the step the page is on (its number, the path's length, its title)."""
+        number, way, lang = self.settings.step, self.settings.path, self.settings.lang
         self.region("announce").textContent = text(
             lang, "path_said", n=number, count=path.count(way), title=text(lang, path.step_key(number, "title", way)))
 
@@ -586,6 +620,8 @@ class Page:
             self.guarded(self.start, message)
         elif kind == "host":
             self.guarded(self.apply_host_message, message["data"])
+        elif kind == "address":  # the browser's Back or Forward (static/page.js, popstate)
+            self.guarded(self.follow_address, message["address"])
         elif kind == "error":  # an op the page's thread could not do (it said why in its console)
             self.say_error(str(message.get("name") or "Error"))
         elif kind == "callback":
@@ -611,16 +647,9 @@ class Page:
         answers drew (static/early.js wrote it into the address): the controls are only
         enabled, no redraw, no layout shift.
         """
-        address = message["address"]
         self.framed = bool(message.get("framed"))
         self.embedded = bool(message.get("embedded"))  # (boot.js's html.embed: embed=1)
-        pairs = [tuple(pair) for pair in address["pairs"]]
-        self.address = (address["base"], pairs)
-        params = {}
-        for name, value in pairs:
-            params.setdefault(name, []).append(value)
-        settings, notes = schema.parse_params(params, self.lexicons)
-        labs.need(settings)
+        self.address, params, settings, notes = self.read_address(message["address"])
         tokens, _ = schema.sentence_tokens(settings, settings.sentence, self.lexicons)
         record = contract.compute(settings, tokens)
         resumed = message.get("resume")  # (a graded exercise resumed: static/scorm.js)
@@ -649,9 +678,41 @@ class Page:
         self.listen()
         for data in message.get("queue") or ():
             self.apply_host_message(data)
+        self.url_place = self.place(self.settings)  # (the link's entry holds what the start drew)
         # Everything made so far (modules, the lexicon's ~35,000 entries) lives as long as the
         # engine: out of the collector's way, a full collection during a click no longer walks it.
         gc.freeze()
+
+    def read_address(self, address):
+        """An address as static/page.js sends it ({"base": origin + path, "pairs": its query's
+        [name, value] pairs}), read as a link is (app/settings.py, parse_params): (the page's
+        address as `url` writes it, {name: [values]}, settings, notes)."""
+        pairs = [tuple(pair) for pair in address["pairs"]]
+        params = {}
+        for name, value in pairs:
+            params.setdefault(name, []).append(value)
+        settings, notes = schema.parse_params(params, self.lexicons)
+        labs.need(settings)  # (a lab the address needs and that is not here: the message waits for it)
+        return (address["base"], pairs), params, settings, notes
+
+    def follow_address(self, address):
+        """The browser's Back or Forward brought back a history entry of this page (static/page.js,
+        popstate): its address applied whole, as a reload of it would be, in that entry (no new
+        one: each step of a guided path has its own already, `push_url`). An entry of the step
+        on screen is a fragment's (a link to #about): the page stays, and its address is written
+        there. A graded exercise has one entry: it stays."""
+        if self.settings is None:
+            return
+        where, _, settings, notes = self.read_address(address)
+        if self.settings.lock or self.place(settings) == self.place(self.settings):
+            self.write_url()
+            return
+        self.address = where
+        tokens, _ = schema.sentence_tokens(settings, settings.sentence, self.lexicons)
+        self.url_place = self.place(settings)  # (the browser is on that entry: what follows replaces it)
+        self.render(settings, tokens, ("all",), notes)
+        if settings.step is not None:
+            self.say_step()
 
     def edit_cells_live(self):
         """The pre-rendered editor's numbers, drawn as text, become its inputs (app/views/editor.py):

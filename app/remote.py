@@ -11,11 +11,11 @@ on the page and which are off screen, the long grid's window. Reading anything e
 silent None.
 
 An op is a JSON list: ["set", path, name, value], ["call", path, method, args],
-["helper", name, args, slot], ["url", href], ["console", level, text]. A path starts at a
-root ({"id": …}, "doc", "target" or {"slot": n}, a helper's result kept on the page's side)
-and walks: a string is a property, ["q", selector] a querySelector, a number an index. An
-element the path does not find (null on the page) makes its op do nothing, as `if element:`
-would have.
+["helper", name, args, slot], ["url", href, push] (push: in a new history entry),
+["console", level, text]. A path starts at a root ({"id": …}, "doc", "target" or {"slot": n}, a
+helper's result kept on the page's side) and walks: a string is a property, ["q", selector] a
+querySelector, a number an index. An element the path does not find (null on the page) makes its
+op do nothing, as `if element:` would have.
 """
 
 import json

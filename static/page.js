@@ -473,17 +473,82 @@
     return a;
   }
 
-  /* The address, written as the engine asks (it keeps to one write every 100 ms); a browser's
-     limit on replaceState (Safari, Firefox) only delays it. */
+  /* The address, written as the engine asks (it keeps to one write every 100 ms): `push`, in a
+     new history entry (a step of a guided path entered or left: app/page.py, push_url), else in
+     the entry the browser is on. A browser's limit on these calls (Safari, Firefox) only delays
+     the write; an entry still to be made stays to be made. */
   var address = null, addressTimer = null;
-  function writeAddress(href) {
-    address = href;
+  function writeAddress(href, push) {
+    address = { href: href, push: !!push || !!(address && address.push) };
     if (addressTimer !== null) return;
     try {
-      history.replaceState(null, "", href);
+      if (address.push) history.pushState(null, "", href);
+      else history.replaceState(null, "", href);
+      address = null;
     } catch (e) {
-      addressTimer = setTimeout(function () { addressTimer = null; writeAddress(address); }, 1000);
+      addressTimer = setTimeout(function () {
+        var waiting = address;
+        addressTimer = null;
+        address = null;
+        if (waiting) writeAddress(waiting.href, waiting.push);
+      }, 1000);
     }
+  }
+  /* This page's address as the engine reads it (app/page.py, read_address). */
+  function here() {
+    var pairs = [];
+    new URLSearchParams(location.search).forEach(function (v, k) { pairs.push([k, v]); });
+    return { base: location.origin + location.pathname, pairs: pairs };
+  }
+
+  /* A control that an answer draws again keeps the focus: the element the focus was on, gone
+     from the page, is found again in the new HTML as the same control (its id; else its name, and
+     a radio's or checkbox's value; else, a button with neither, its data-* attributes: a grid's
+     row header), at the same rank among those alike, and focused. A field the student types in whose value did not change is that very
+     element put back in its new place (its attributes made the new ones'): its caret, selection
+     and undo stay, which no focus() gives back (a number field's caret cannot even be read).
+     Here, not in the engine: the engine never reads the focus, and every view, its own redraws
+     and those of views to come, gets it without naming its controls. A focus the answer moved
+     itself (the guided path's buttons, a language) is left where it put it. */
+  var TYPED = /^(text|search|number|email|url|tel|password|textarea)$/;
+  function sameControl(element) {
+    if (element.id) return "#" + CSS.escape(element.id);
+    var tag = element.tagName.toLowerCase(), selector = tag;
+    if (element.name) {
+      selector += '[name="' + CSS.escape(element.name) + '"]';
+      var valued = element.type === "radio" || element.type === "checkbox";
+      return valued ? selector + '[value="' + CSS.escape(element.value) + '"]' : selector;
+    }
+    Array.prototype.forEach.call(element.attributes, function (a) {
+      if (a.name.indexOf("data-") === 0) selector += "[" + a.name + '="' + CSS.escape(a.value) + '"]';
+    });
+    return selector === tag ? null : selector;
+  }
+  function focused() {
+    var active = document.activeElement, app = document.getElementById("app");
+    if (!active || !app || active === app || !app.contains(active)) return null;
+    var selector = sameControl(active);
+    if (!selector) return null;
+    return { element: active, selector: selector,
+             rank: Array.prototype.indexOf.call(app.querySelectorAll(selector), active) };
+  }
+  function keepFocus(kept) {
+    var app = document.getElementById("app"), active = document.activeElement;
+    if (!kept || kept.element.isConnected || !app || (active && active !== document.body)) return;
+    var alike = app.querySelectorAll(kept.selector), twin = alike.length === 1 ? alike[0] : alike[kept.rank];
+    if (!twin) return;
+    var old = kept.element;
+    if (TYPED.test(old.type) && twin.tagName === old.tagName && twin.type === old.type && twin.value === old.value) {
+      Array.prototype.slice.call(old.attributes).forEach(function (a) {
+        if (!twin.hasAttribute(a.name)) old.removeAttribute(a.name);
+      });
+      Array.prototype.forEach.call(twin.attributes, function (a) {
+        if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+      });
+      twin.replaceWith(old);
+      twin = old;
+    }
+    twin.focus({ preventScroll: true });
   }
 
   var DO = {
@@ -493,11 +558,12 @@
       var result = ns.page[op[1]].apply(null, op[2].map(value));
       if (result !== undefined) slots.set(op[3], result);
     },
-    url: function (op) { writeAddress(op[1]); },
+    url: function (op) { writeAddress(op[1], op[2]); },
     console: function (op) { console[op[1]](op[2]); }
   };
   function apply(ops) {
     var failed = null, more = document.querySelector("details.more-settings"), open = more && more.open;
+    var kept = focused();
     JSON.parse(ops).forEach(function (op) {
       try {
         DO[op[0]](op);
@@ -509,6 +575,7 @@
     /* ("More settings" drawn again, for a new mode or language, stays open if it was) */
     var now = document.querySelector("details.more-settings");
     if (open && now && now !== more) now.open = true;
+    keepFocus(kept);
     if (failed && inFlight !== "error") send({ type: "error", name: failed });
   }
 
@@ -619,6 +686,12 @@
         send({ type: "host", data: d });
       }
     });
+    /* The browser's Back or Forward: the engine applies the entry's address (app/page.py,
+       follow_address); an address still waiting to be written was the entry left's. */
+    window.addEventListener("popstate", function () {
+      address = null;
+      send({ type: "address", address: here() });
+    });
   }
 
   /* -- the start ----------------------------------------------------------------------- */
@@ -629,10 +702,8 @@
     var queued = ns.queue || [];
     ns.queue = null;  /* (boot.js keeps no more: they come to `listen` now) */
     var early = ns.early ? ns.early.stop() : null;  /* (first: it writes the address it left pending) */
-    var pairs = [];
-    new URLSearchParams(location.search).forEach(function (v, k) { pairs.push([k, v]); });
     return { type: "start", framed: window.parent !== window, embedded: html.classList.contains("embed"),
-             address: { base: location.origin + location.pathname, pairs: pairs },
+             address: here(),
              early: early,
              state: (document.getElementById("attention-state") || {}).textContent || "",
              queue: queued, resume: ns.scorm ? ns.scorm.resume : null };

@@ -111,3 +111,106 @@ def test_an_italian_page_writes_no_number_with_a_decimal_point_on_any_step_or_ex
         said = written_text(ops).replace("SCORM 1.2", "")
         points = [p for p in point.findall(said) if not re.fullmatch(r"[1-9]\d{0,2}(?:\.\d{3})+", p)]
         assert points == [], (pairs, points)
+
+
+class HeldTimers:
+    """The engine's timers, fired when the test says (the address is written in a task after the
+    event's own answer)."""
+
+    def __init__(self):
+        self.due = []
+
+    def setTimeout(self, work, ms):  # noqa: N802 - the browser's name
+        self.due.append(work)
+        return len(self.due)
+
+    proxy = staticmethod(lambda work: work)
+
+    def fire(self):
+        due, self.due = self.due, []
+        for work in due:
+            work()
+
+
+def addresses(batches):
+    """The address ops of these batches of ops (JSON texts), in order: [({name: value}, push)]."""
+    return [(dict(pair.split("=", 1) for pair in op[1].split("?", 1)[1].split("&")), op[2])
+            for batch in batches for op in json.loads(batch) if op[0] == "url"]
+
+
+def published(batches):
+    """The last state JSON these batches published."""
+    return json.loads([op[3] for batch in batches for op in json.loads(batch)
+                       if op[:3] == ["set", [{"id": "attention-state"}], "textContent"]][-1])
+
+
+def history_page(pairs):
+    """A started page with held timers, its start's address written: (page, timers, sent batches)."""
+    sent, timers = [], HeldTimers()
+    page = Page(Screen(sent.append), Lexicons(), timers)
+    sent.append(page.receive({"type": "start", "framed": False, "address": {"base": "http://x/", "pairs": pairs},
+                              "early": None, "state": "", "queue": []}))
+    timers.fire()
+    return page, timers, sent
+
+
+def press(page, button):
+    """A click on the button of id `button`: the ops written back (JSON text)."""
+    return page.receive({"type": "click", "context": {"target": {"id": button, "type": "button"}, "checked": {},
+                                                      "ids": [], "off": []}})
+
+
+def mask_on(page):
+    return page.receive({"type": "change", "context": {
+        "target": {"name": "mask", "id": "mask", "type": "checkbox", "checked": True, "value": "on"},
+        "checked": {}, "ids": [], "off": []}})
+
+
+def test_a_step_entered_or_left_is_a_history_entry_and_any_other_change_replaces_it():
+    """The start writes its address in the link's entry; Next writes step 2 at once in a new entry;
+    the mask switched on there is written later in that same entry; leaving the path for the
+    explorer is a new entry again."""
+    page, timers, sent = history_page([("path", "cost"), ("step", "1")])
+    assert [(a.get("path"), a.get("step"), push) for a, push in addresses(sent)] == [("cost", "1", False)]
+    sent.clear()
+    sent.append(press(page, "step-next"))
+    assert [(a.get("step"), push) for a, push in addresses(sent)] == [("2", True)]
+    sent.clear()
+    sent.append(mask_on(page))
+    assert addresses(sent) == []  # (not yet: in a task of its own)
+    timers.fire()
+    assert [(a.get("step"), a.get("mask"), push) for a, push in addresses(sent)] == [("2", "1", False)]
+    sent.clear()
+    sent.append(press(page, "step-exit"))
+    assert [(a.get("step"), push) for a, push in addresses(sent)] == [(None, True)]
+
+
+def test_a_step_left_before_its_last_change_was_written_gets_it_first():
+    """The mask switched on and Next pressed before the address was written: the step's own entry
+    gets the mask first, then step 2 comes in its new entry (with the mask off: step 2 does not own
+    it, so entering it sets it back)."""
+    page, timers, sent = history_page([("path", "cost"), ("step", "1")])
+    sent.clear()
+    sent.append(mask_on(page))
+    sent.append(press(page, "step-next"))
+    assert [(a.get("step"), a.get("mask"), push) for a, push in addresses(sent)] == [("1", "1", False),
+                                                                                     ("2", "0", True)]
+
+
+def test_the_browsers_back_applies_the_entrys_address_whole_in_that_entry():
+    """Back from step 2 (mask on) to the entry of step 1 (mask off): the page shows step 1 with the
+    mask off, as a reload of that address would, and writes it in that entry (no new one); an
+    entry of the same step (a link to #about) leaves the page as it is and gets its address."""
+    page, timers, sent = history_page([("path", "cost"), ("step", "2"), ("mask", "1")])
+    sent.clear()
+    sent.append(page.receive({"type": "address", "address": {"base": "http://x/", "pairs": [
+        ["path", "cost"], ["step", "1"]]}}))
+    state = published(sent)
+    assert state["step"] == 1 and state["mask"] is False
+    timers.fire()
+    assert [(a.get("step"), a.get("mask"), push) for a, push in addresses(sent)] == [("1", "0", False)]
+    sent.clear()
+    sent.append(page.receive({"type": "address", "address": {"base": "http://x/", "pairs": [
+        ["path", "cost"], ["step", "1"], ["mask", "1"]]}}))
+    assert [(a.get("step"), a.get("mask"), push) for a, push in addresses(sent)] == [("1", "0", False)]
+    assert not any(op[:3] == ["set", [{"id": "attention-state"}], "textContent"] for op in json.loads(sent[-1]))

@@ -165,9 +165,10 @@ def render_flash(row, tokens, lang, word=None):
     return head + buttons + grid + end
 
 
-def step_to(page, k):
-    """The block buttons: the table reaches block k (None: all), the focus stays on a button that
-    still works, and the live region says the block's numbers."""
+def step_to(page, k, pressed="flash-all"):
+    """The block buttons: the table reaches block k (None: all), the focus stays on the button
+    `pressed` while it still works (else on its neighbour that does), and the live region says the
+    block's numbers."""
     page.apply(schema.BY_ATTR["flash_step"], k)
     row, lang = page.row, page.settings.lang
     if row is None or page.settings.flash is None:
@@ -178,9 +179,8 @@ def step_to(page, k):
     names = key_names(row, page.tokens, lang)
     said = text(lang, "flash_at_all", count=count) if k is None else announcement(computed, reached_now, names, lang)
     page.region("announce").textContent = said
-    target = "flash-next" if reached_now < count else "flash-prev"
-    if k is None or reached_now >= count:
-        target = "flash-prev" if count > 1 else "flash-block"
+    works = {"flash-prev": reached_now > 1, "flash-next": reached_now < count, "flash-all": reached_now < count}
+    target = pressed if works[pressed] else next((b for b in ("flash-prev", "flash-next") if works[b]), "flash-block")
     page.region(target).focus()
 
 
@@ -188,14 +188,14 @@ def previous_block(page):
     block, step = page.settings.flash, page.settings.flash_step
     if block is not None and page.row is not None:
         count = len(flash.of_row(page.row, block)["steps"])
-        step_to(page, max(1, (count if step is None else step) - 1))
+        step_to(page, max(1, (count if step is None else step) - 1), "flash-prev")
 
 
 def next_block(page):
     block, step = page.settings.flash, page.settings.flash_step
     if block is not None and page.row is not None:
         count = len(flash.of_row(page.row, block)["steps"])
-        step_to(page, min(count, 1 if step is None else step + 1))
+        step_to(page, min(count, 1 if step is None else step + 1), "flash-next")
 
 
 def render_section(ctx):
