@@ -112,17 +112,18 @@ class Needed(Exception):
 UNAVAILABLE = set()  # labs whose archive could not be fetched: the page goes on without them
 
 
+def asked(lab_id, settings):
+    """Whether these settings ask for the lab: a step of one of its paths, one of its tabs, a mode
+    whose explorer shows its views, or one of its settings off its default. (Its views join the
+    explorer only then, here or not: a first visit's page is the same with every lab here.)"""
+    lab = next(lab for lab in labs() if lab.id == lab_id)
+    return bool(settings.step is not None and settings.path in lab.paths or settings.view in lab.tabs
+                or settings.mode in lab.modes or any(getattr(settings, s.attr) != s.default for s in lab.settings))
+
+
 def wanted(settings):
-    """The ids of the labs these settings need and that are not here: a step of one of its paths,
-    one of its tabs, a mode whose explorer shows its views, or one of its settings off its default."""
-    out = []
-    for lab in labs():
-        if lab.id in UNAVAILABLE or present(lab.id):
-            continue
-        if (settings.step is not None and settings.path in lab.paths or settings.view in lab.tabs
-                or settings.mode in lab.modes or any(getattr(settings, s.attr) != s.default for s in lab.settings)):
-            out.append(lab.id)
-    return out
+    """The ids of the labs these settings ask for and that are not here (`asked`)."""
+    return [lab.id for lab in labs() if lab.id not in UNAVAILABLE and not present(lab.id) and asked(lab.id, settings)]
 
 
 def need_path(path_id):

@@ -265,8 +265,10 @@ def step_shows(settings, view_id):
 
 def drawn(ctx, mode, following=True):
     """The sections of the views `mode` draws, in their order: those the explorer shows, and on
-    a step of a guided path those it names (a view only a step shows is drawn there alone).
-    `following` False: only those that do not follow the selected row."""
+    a step of a guided path those it names (a view only a step shows is drawn there alone); a
+    lab's view only where the settings ask for its lab (app/labs/__init__.py, `asked`), so that a
+    page draws the same whether the lab's archive has come or not. `following` False: only those
+    that do not follow the selected row."""
     settings = ctx.settings
     step = None
     if settings.step is not None:  # (the path named, else the first declared: the formula's)
@@ -275,6 +277,7 @@ def drawn(ctx, mode, following=True):
     return "".join(_DRAWS.get((view.id, mode), view.draw)(ctx) for view in views(mode)
                    if view.draw is not None and (following or view.row is None)
                    and not (settings.lock and view.every_row)
+                   and (view.id not in _LAB_OF or labs.asked(_LAB_OF[view.id], settings))
                    and (view.explorer or step is not None and view.id in step.shows))
 
 

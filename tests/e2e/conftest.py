@@ -157,10 +157,16 @@ class OriginGuard:
 GUARD = OriginGuard()
 
 
-@pytest.fixture(scope="session")
-def browser(base_url):
+# The process's one Playwright and Chromium, shared by the `browser` fixture of tests/e2e/ and the one
+# tests/labs/conftest.py declares for the labs' e2e/ folders (two Playwrights cannot run in one process).
+SHARED = {}
+
+
+def shared_browser(base_url):
     """One Chromium for the session; every context it opens is guarded by GUARD (the origin is
     the test server's unless the context is made with origin=...)."""
+    if SHARED:
+        return SHARED["browser"]
     options = launch_options()
     # window.gc() and exact heap sizes, so the soak test measures memory kept, not garbage.
     # --liftoff-only: V8 compiles Python's 9 MB of wasm with its baseline compiler only, not
@@ -168,18 +174,33 @@ def browser(base_url):
     # results, a quarter less CPU per start on a machine of two cores. Speed is `make bench`'s,
     # which runs the browser as students do.
     options["args"] += ["--js-flags=--expose-gc --liftoff-only", "--enable-precise-memory-info"]
-    with sync_playwright() as p:
-        b = p.chromium.launch(**options)
-        unguarded = b.new_context
+    p = sync_playwright().start()
+    b = p.chromium.launch(**options)
+    unguarded = b.new_context
 
-        def new_context(origin=base_url, host=None, **kwargs):
-            return GUARD.attach(unguarded(**kwargs), origin, host)
+    def new_context(origin=base_url, host=None, **kwargs):
+        return GUARD.attach(unguarded(**kwargs), origin, host)
 
-        b.new_context = new_context
-        b.new_page = lambda **kwargs: new_context(**kwargs).new_page()
-        yield b
+    b.new_context = new_context
+    b.new_page = lambda **kwargs: new_context(**kwargs).new_page()
+    SHARED.update(playwright=p, browser=b)
+    return b
+
+
+def close_shared_browser():
+    """At the session's end (the first `browser` fixture finalized closes it for both)."""
+    if SHARED:
+        b = SHARED["browser"]
         GUARD.check(b)  # what module fixtures' pages did after the last test's check
         b.close()
+        SHARED.pop("playwright").stop()
+        SHARED.clear()
+
+
+@pytest.fixture(scope="session")
+def browser(base_url):
+    yield shared_browser(base_url)
+    close_shared_browser()
 
 
 @pytest.fixture(autouse=True)

@@ -15,8 +15,8 @@ WORDS12 = "Il gatto seduto sul tappeto dormiva e il cane guardava la luna".split
 # Everything that shows the selected word (the row parts of the views that follow it, from the
 # view registry) and the grid with its highlighted row.
 # (the explorer's: a view only a path's step shows, explorer=False, is checked on its steps)
-VIEWS = tuple("#" + element for name, element in render.ROW_PARTS.items()
-              if registry.view(name).explorer) + ("#view-heatmap",)
+VIEWS = tuple("#" + element for name, element in render.ROW_PARTS.items()  # (a lab's joins only when asked for)
+              if registry.view(name).explorer and registry.lab_of(name) is None) + ("#view-heatmap",)
 
 
 def views_html(page):
