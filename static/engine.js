@@ -27,11 +27,11 @@
    and takes from it {type: "wasm", module}, {type: "quiet"} (the student paused: the snapshot of later visits may be
    made now) and, from every page, {type: "port"} with a MessagePort whose messages are the
    page's (app/page.py, `receive`). The runtime path below is kept current by `make build`. */
-import * as runtime from "../vendor/pyodide-314.0.2-36bb215b/pyodide.js";
+import * as runtime from "../vendor/pyodide-314.0.2-b6b1ca59/pyodide.js";
 import { compileAnyType, loadPython, meet, memoryBytes, onWasmFailure, takePageWasm } from "./runtime.js";
 import { configFiles, onStored, restored, startPlan, tryInWorker } from "./snapshot.js";
 
-const RUNTIME = new URL("../vendor/pyodide-314.0.2-36bb215b/", import.meta.url).href;
+const RUNTIME = new URL("../vendor/pyodide-314.0.2-b6b1ca59/", import.meta.url).href;
 const CONFIG = new URL("../pyscript.toml", import.meta.url);
 const ENTRY = new URL("../app/main.py", import.meta.url);
 const ports = [];  /* [port, its number in the engine] for every page, in order of arrival */

@@ -405,6 +405,9 @@ def vendor(root=ROOT):
         if name in runtime_names.RENAMED:
             (target / pyodide_dir / runtime_names.vendored_name(name)).write_text(
                 modules_text[runtime_names.vendored_name(name)], encoding="utf-8")
+        elif name == "pyodide-lock.json":
+            (target / pyodide_dir / name).write_text(runtime_names.lock_without_packages(
+                (package / name).read_text(encoding="utf-8")), encoding="utf-8")
         elif (package / name).exists():
             shutil.copy2(package / name, target / pyodide_dir / name)
     (target / pyodide_dir / "python_stdlib.zip").write_bytes(compiled_stdlib(

@@ -18,12 +18,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tools.build import without_comments  # noqa: E402
 from tools.guide import write_guides  # noqa: E402
 
 # What the page loads and the bundle holds (tools/serve.py serves these alone).
 PUBLIC = ("index.html", "embed.js", "sw.js", "pyscript.toml", "app/", "lexicon/", "model/", "static/", "vendor/",
           "LICENSE", "LICENSES/", "THIRD-PARTY.md")
 NAME = "attention-explorer"
+# The page's own scripts go without their whole-line comments (as index.html inlines boot.js and
+# early.js: tools/build.py, `without_comments`), some 33 kB less on a first visit from a host that
+# compresses nothing; the repository keeps them commented. embed.js, which a teacher copies into a
+# course page, keeps its comments.
+SHIPPED_WITHOUT_COMMENTS = ("static/*.js", "sw.js")
 # Hosts compress themselves; the lexicon build's reports of left-out words are not loaded.
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*", "*.br", "*.gz", "*-left-out.txt")
 # Python's runtime also ships gzipped: on a host that compresses nothing, sw.js
@@ -69,6 +75,9 @@ def make_bundle(out, root=ROOT):
         elif src.exists():
             shutil.copy2(src, folder / item)
     write_guides(folder)  # the teachers' guide, a page in each language (tools/guide.py)
+    for name in SHIPPED_WITHOUT_COMMENTS:
+        for path in sorted(folder.glob(name)):
+            path.write_text(without_comments(path.read_text(encoding="utf-8")), encoding="utf-8")
     for path in sorted(folder.rglob("*")):
         if path.is_file() and GZIPPED_TOO.match(path.relative_to(folder).as_posix()):
             path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes(), 9, mtime=0))
