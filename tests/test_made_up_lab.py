@@ -1,7 +1,7 @@
 """A lab is one folder, for real: a made-up lab written as `app/labs/madeup/` alone in a copy of the
 app (a manifest with a setting and a button, a module with a view, its two-step path and their
 strings in both languages, a style.css) is found everywhere the labs are read: links, host messages,
-the command line, the state JSON, docs/parameters.md, an embedded widget's `view=`, the `path`
+the command line, the state JSON and its schema, docs/parameters.md, an embedded widget's `view=`, the `path`
 setting's choices and the path's bar, a click on its button, the stylesheet `make build` writes.
 With the folder gone, none of it is anywhere."""
 
@@ -101,6 +101,7 @@ lexicons = {lang: load_lexicon(lang) for lang in ("it", "en")}
 seen = {"labs": list(labs.ids()), "url_keys": list(schema.URL_KEYS), "host_keys": list(schema.HOST_KEYS),
         "views": list(schema.BY_ATTR["view"].choices), "paths": list(schema.BY_ATTR["path"].choices),
         "parameters": docs.parameters_markdown() + docs.views_markdown(),
+        "schema": json.loads(docs.state_schema_text(open("docs/state-v2.schema.json", encoding="utf-8").read())),
         "css": registry.with_css(open(sys.argv[1], encoding="utf-8").read())}
 if "madeup" in seen["labs"]:
     settings, notes = schema.parse_params("?made=1&focus=2", lexicons)
@@ -122,8 +123,8 @@ print(json.dumps(seen))
 
 
 def probe(tmp_path, with_lab):
-    for folder in ("app", "lexicon", "model", "tools"):
-        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__", "*.zip"))
+    for folder in ("app", "lexicon", "model", "tools", "docs"):
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__", "*.zip", "*.png"))
     if with_lab:
         lab = tmp_path / "app" / "labs" / "madeup"
         lab.mkdir()
@@ -149,6 +150,8 @@ def test_a_lab_written_as_one_folder_is_found_everywhere_the_labs_are_read(tmp_p
     assert "`made`" in seen["parameters"] and "`#view-made-up`" in seen["parameters"]
     assert "`path=madeup`: 2 steps" in seen["parameters"]
     assert ".made-line { font-style: italic; }" in seen["css"] and "app/labs/madeup/style.css" in seen["css"]
+    made = seen["schema"]["properties"]["made_up"]
+    assert made["type"] == "boolean" and made["x-lab"] == "madeup" and "made_up" in seen["schema"]["required"]
     for lang, (title, name, on) in {"it": ("Il primo passo", "Un laboratorio inventato", "È acceso."),
                                     "en": ("The first step", "A made-up lab", "It is on.")}.items():
         got = seen[lang]
@@ -164,3 +167,4 @@ def test_without_its_folder_the_made_up_lab_is_nowhere(tmp_path):
     assert "made-up" not in seen["views"] and "madeup" not in seen["paths"]
     assert "`made`" not in seen["parameters"] and "made-up" not in seen["parameters"]
     assert "made-line" not in seen["css"] and "madeup" not in seen["css"]
+    assert "made_up" not in seen["schema"]["properties"] and "made_up" not in seen["schema"]["required"]

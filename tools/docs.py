@@ -7,10 +7,11 @@ writes it; tests/test_docs.py fails when the file and the schema drift apart.
     python -m tools.docs --check  exit 1 if it is not what the schema says
 """
 
+import json
 import sys
 from pathlib import Path
 
-from app import settings as schema
+from app import labs, settings as schema
 from app.views import registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,17 +105,53 @@ def parameters_markdown():
             + views_markdown())
 
 
+# The state's JSON Schema: the core's properties are written by hand; each lab's setting that has a
+# key in the state (its `state`) gets its property here, marked with the lab's id ("x-lab"), so the
+# schema follows a lab's folder as it comes and goes.
+STATE_SCHEMA = ROOT / "docs" / "state-v2.schema.json"
+
+
+def _property(setting, lab_id):
+    """A lab setting's property in the state's schema, from its kind, range and choices."""
+    kinds = {"flag": {"type": "boolean"}, "text": {"type": "string"}, "index": {"type": ["integer", "null"]}}
+    if setting.kind in kinds:
+        prop = dict(kinds[setting.kind])
+    elif setting.choices:
+        prop = {"enum": list(setting.choices)}
+    elif setting.kind in ("integer", "number"):
+        prop = {"type": ["integer" if setting.kind == "integer" else "number"] + (["null"] if setting.nullable else []),
+                "minimum": setting.low, "maximum": setting.high}
+    else:
+        prop = {}
+    return {"description": setting.help, **prop, "x-lab": lab_id}
+
+
+def state_schema_text(text):
+    """docs/state-v2.schema.json's `text` with the labs' properties made current."""
+    state = json.loads(text)
+    properties = {k: v for k, v in state["properties"].items() if "x-lab" not in v}
+    required = [k for k in state["required"] if k in properties or k not in state["properties"]]
+    for lab in labs.labs():
+        for setting in lab.settings:
+            if setting.state is not None:
+                properties[setting.state] = _property(setting, lab.id)
+                required.append(setting.state)
+    state["properties"], state["required"] = properties, required
+    return json.dumps(state, indent=1, ensure_ascii=False) + "\n"
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    text = parameters_markdown()
+    written = {TARGET: parameters_markdown(), STATE_SCHEMA: state_schema_text(STATE_SCHEMA.read_text(encoding="utf-8"))}
+    stale = [path for path, text in written.items() if not path.is_file() or path.read_text(encoding="utf-8") != text]
     if "--check" in argv:
-        if not TARGET.is_file() or TARGET.read_text(encoding="utf-8") != text:
-            print("docs/parameters.md differs from app/settings.py: run `python -m tools.docs`", file=sys.stderr)
-            return 1
-        return 0
-    if not TARGET.is_file() or TARGET.read_text(encoding="utf-8") != text:
-        TARGET.write_text(text, encoding="utf-8")
-        print("docs/parameters.md: written again.")
+        for path in stale:
+            print(f"{path.relative_to(ROOT)} differs from app/settings.py and the labs: run `python -m tools.docs`",
+                  file=sys.stderr)
+        return 1 if stale else 0
+    for path in stale:
+        path.write_text(written[path], encoding="utf-8")
+        print(f"{path.relative_to(ROOT)}: written again.")
     return 0
 
 
