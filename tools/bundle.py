@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tools.build import without_comments  # noqa: E402
+from tools.build import runtime_dirs, without_comments  # noqa: E402
 from tools.guide import write_guides  # noqa: E402
 
 # What the page loads and the bundle holds (tools/serve.py serves these alone).
@@ -40,8 +40,8 @@ SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".*", "*.br", "*.gz", "*-l
 # not inlined in index.html (static/early.json) are fetched as .gz and unpacked by static/early.js.
 RUNTIME_SKIP = shutil.ignore_patterns("__pycache__", ".*", "*.br")
 GZIPPED_TOO = re.compile(r"^(app/main\.py|lexicon/.+\.txt|static/early\.json)$")
-# Of vendor/, the page's engine loads Pyodide only (PyScript is there for `make bench`'s bare page).
-VENDOR_SHIPPED = re.compile(r"^pyodide-")
+# Of vendor/, the page's engine loads Pyodide only (PyScript is there for `make bench`'s bare page),
+# from the folder the page names (a folder an older vendor step left is not shipped).
 # Of app/, the page loads its archive, the labs' archives (app/labs/<id>.zip, each when first
 # needed) and the entry script only (tools/build.py): the modules' own .py files are not shipped,
 # so nobody edits one in a deployed folder to no effect.
@@ -69,7 +69,7 @@ def make_bundle(out, root=ROOT):
             if item == "vendor/":
                 def ignore(d, names, vendor=src):
                     if Path(d) == vendor:
-                        return [n for n in names if not VENDOR_SHIPPED.match(n)]
+                        return [n for n in names if n != runtime_dirs(root)[0]]
                     return (RUNTIME_SKIP if re.search(r"/pyodide-", d) else SKIP)(d, names)
             shutil.copytree(src, folder / item.rstrip("/"), ignore=ignore)
         elif src.exists():
