@@ -6,8 +6,7 @@ next steps come as the host's `attention:set` messages (one Python start per pat
 step). Every step is checked as it opens, after each control of its own views is changed (each
 once a path: a lab's radios, boxes and number fields), after a student's click on another word,
 and (each path's first step) in the other language. Each time the numbers of the state are worked
-again with numpy from
-the state's own inputs (the cards, read again from the lexicon files, and the W matrices; in
+again with numpy from the state's own inputs (the cards, read again from the lexicon files, and the W matrices; in
 matrix mode Q, K, V; the trained model's checkpoint) and the settings its address names, and
 the numbers the step shows on screen (bars, table, heatmap, cards, the model's heads) are
 numpy's written in the page's language.
