@@ -61,60 +61,18 @@ def matrix_qkv(settings):
 
 
 def compute(settings, tokens):
-    """The attention record of the active head for these settings (None: no word), with the
-    FlashAttention table's block size, blocks reached and whether a step shows it (`record.flash`:
-    app/labs/cost/flash_view.py)."""
-    record = _compute(settings, tokens)
+    """The attention record of the active head for these settings (None: no word), with what each
+    lab's views read of it beside (`registry.record_parts`: FlashAttention's blocks, the shared
+    keys), and the pattern's name (the cost lab's linear view reads it)."""
+    record = compute_heads(settings, tokens)
     if record is not None and settings.mode != "model":
-        record.flash = flash_of(settings)
-        record.cost = settings.pattern  # (the cost lab's linear view reads it: app/labs/cost/views.py)
-    if record is not None and settings.mode == "sentence":
-        record.shared = shared_of(settings, tokens, record)
+        record.cost = settings.pattern
+        for name, part in registry.record_parts():
+            setattr(record, name, part(settings, tokens, record))
     return record
 
 
-class Shared:
-    """What the generation lab's shared-keys and latent views read (app/labs/generation/shared_keys.py): the
-    key/value heads, each head's record with its own W_K and W_V beside the one it uses (`own`: the
-    same records when nothing is shared), whether the active head's W_K or W_V are edited, and the
-    active head's record with keys and values rebuilt from the latent (`latent`)."""
-
-    __slots__ = ("kv_heads", "own", "edited", "own_keys", "head", "latent", "cards", "shows")
-
-
-def own_keys_on(settings):
-    """Whether the shared-keys view's button is pressed: the first head active, its W_K the keys
-    without the pointer feature (app/heads.py NO_POINTER_KEYS)."""
-    return settings.head == 0 and settings.w_k is not None and \
-        [list(map(float, r)) for r in settings.w_k] == [list(r) for r in heads.NO_POINTER_KEYS]
-
-
-def shared_of(settings, tokens, record):
-    """The record's `Shared`, when a step shows the shared-keys or the latent view (None otherwise:
-    nothing more is computed)."""
-    shows = tuple(v for v in ("shared-keys", "latent") if registry.step_shows(settings, v))
-    if not shows or record.head_records is None or any(r is None for r in record.head_records):
-        return None
-    shared = Shared()
-    shared.kv_heads, shared.head, shared.shows = settings.kv_heads, settings.head, shows
-    shared.edited = settings.w_k is not None or settings.w_v is not None
-    shared.own_keys = own_keys_on(settings)
-    shared.own = record.head_records
-    if settings.kv_heads != len(heads.HEADS):
-        shared.own = _compute(settings.copy(kv_heads=len(heads.HEADS)), tokens).head_records
-    cards = shared.cards = cards_of(settings, tokens)
-    shared.latent = attend_head(settings, cards, settings.head, pattern_qkv(settings, len(tokens), len(tokens)),
-                                key_cards=heads.rebuilt(cards))
-    return shared
-
-
-def flash_of(settings):
-    """What FlashAttention's view reads of the settings (`record.flash`, app/labs/cost/flash_view.py): the
-    block size, the blocks reached, and whether a path's step shows the view."""
-    return settings.flash, settings.flash_step, registry.step_shows(settings, "flash")
-
-
-def _compute(settings, tokens):
+def compute_heads(settings, tokens):
     """The attention record of the active head for these settings (None: no word).
 
     Sentence mode runs every head (each with its designed matrices, the active one as

@@ -402,12 +402,14 @@ class Page:
         link or a host message would, redrawing the regions it names), or only re-read the record."""
         if setting.attr == "focus":  # a word: its row of the record there is
             self.select_row(value)
-        elif setting.attr in ("flash", "flash_step") and self.record is not None and self.row is not None \
-                and None not in (self.settings.flash, value if setting.attr == "flash" else self.settings.flash):
-            # FlashAttention's table, already on screen: the record stays; only its part is drawn again
+        elif self.record is not None and self.row is not None \
+                and (view := registry.light_view(self.settings, setting.attr, value)) is not None:
+            # a view already on screen that alone shows this setting: the record stays; its parts
+            # are made again and its row part drawn again (FlashAttention's block size)
             self.settings = self.settings.copy(**{setting.attr: value})
-            self.record.flash = contract.flash_of(self.settings)
-            self.parts.redraw_whole("flash")
+            for name, make in registry.record_parts(view.id):
+                setattr(self.record, name, make(self.settings, self.lexicon_tokens, self.record))
+            self.parts.redraw_whole(view.id)
             self.publish()
         elif setting.recompute:
             change = schema.Change(self.lexicon_tokens, self.lexicons)

@@ -45,6 +45,10 @@ class View:
     # `draw(ctx)`: its whole section (a `Context`); None: drawn elsewhere (the editor's parts).
     draw: object = None
     selector: str = ""  # the element a step that does not show it hides (default: #view-<id>)
+    # `light(settings, attr, value)`: True when changing the setting `attr` to `value` changes only
+    # what this view shows (the record stays; its record parts are made again and its row part drawn
+    # again: FlashAttention's block size and the block reached). None: no such setting.
+    light: object = None
     # The settings whose controls live in it (attributes of app/settings.py's Settings): a step
     # that shows it owns them, and the explorer owns them where it shows the view (app/path.py);
     # elsewhere they go back to their default. (The student's own work, a sentence, a word, the
@@ -107,6 +111,7 @@ _VIEWS = {}
 _PATHS = {}
 _STEPS_PARTS = []
 _MODEL_TEXTS = []
+_RECORD_PARTS = {}
 _ROW_PARTS = {}
 _LAB_OF = {}  # {view id: the lab whose folder declares it}
 _DRAWS = {}  # {(view id, mode): draw}: a view drawn by another module in that mode (`add_draw`)
@@ -153,6 +158,26 @@ def add_steps_part(part):
 def steps_parts():
     load()
     return tuple(_STEPS_PARTS)
+
+
+def add_record_part(name, make, view_id=None):
+    """What a lab's view reads beside the attention record: `record.<name> = make(settings, tokens,
+    record)`, made with the record (sentence and matrix modes; app/contract.py `compute`), and again
+    when a `light` change of the view `view_id` keeps the record."""
+    _RECORD_PARTS[name] = (make, view_id)
+    return make
+
+
+def record_parts(view_id=None):
+    """[(name, make)] of the record parts (`view_id`: that view's alone)."""
+    load()
+    return [(name, make) for name, (make, of) in _RECORD_PARTS.items() if view_id is None or of == view_id]
+
+
+def light_view(settings, attr, value):
+    """The view a change of `attr` to `value` redraws alone (its `light`), or None."""
+    load()
+    return next((v for v in _VIEWS.values() if v.light is not None and v.light(settings, attr, value)), None)
 
 
 def add_model_text(write):

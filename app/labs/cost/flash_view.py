@@ -206,8 +206,23 @@ def render_section(ctx):
     return registry.section("flash", ctx.part("flash"), "flash-section")
 
 
+def flash_of(settings, tokens=None, record=None):
+    """What the view reads of the settings (`record.flash`, a record part): the block size, the blocks
+    reached, and whether a path's step shows the view."""
+    return settings.flash, settings.flash_step, registry.step_shows(settings, "flash")
+
+
+def light(settings, attr, value):
+    """The block size or the block reached changed while the table is on screen (a block size before
+    and after): the record stays, the table alone is drawn again."""
+    return attr in ("flash", "flash_step") and None not in (settings.flash, value if attr == "flash" else settings.flash)
+
+
+registry.add_record_part("flash", flash_of, "flash")
+
+
 VIEW = registry.add(registry.View(id="flash", place=42, modes=("sentence", "matrix"), tab=True, row=render_flash,
-                                  draw=render_section, strings=STRINGS, settings=("flash", "flash_step")))
+                                  draw=render_section, strings=STRINGS, settings=("flash", "flash_step"), light=light))
 
 
 def all_blocks(page):

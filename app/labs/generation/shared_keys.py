@@ -12,7 +12,7 @@ feature) so that the student sees a group follow its first head.
 rebuilds its keys and values; the selected word's bars with the rebuilt keys beside the exact ones.
 
 Both follow the selected word (a word click redraws them) and draw nothing off their steps
-(`record.shared` is None there: contract.shared_of computes nothing more).
+(`record.shared` is None there: `shared_of` computes nothing more).
 """
 
 from app import attention, contract, heads, settings as schema
@@ -294,7 +294,7 @@ def render_latent(row, tokens, lang, word=None):
 def own_keys(page):
     """The button: the first head gets keys without the pointer feature (W_K edited), or its
     designed ones back; it becomes the active head, the focus stays on the button."""
-    on = contract.own_keys_on(page.settings)
+    on = own_keys_on(page.settings)
     w_k = None if on else [list(r) for r in heads.NO_POINTER_KEYS]
     page.render(page.settings.copy(head=0, w_k=w_k), page.lexicon_tokens, schema.BY_ATTR["head"].redraw)
     page.region("kv-own").focus()
@@ -302,6 +302,46 @@ def own_keys(page):
 
 def _section(view_id, css_class):
     return lambda ctx: registry.section(view_id, ctx.part(view_id), css_class, view=False)
+
+
+class Shared:
+    """What the generation lab's shared-keys and latent views read (the views below): the
+    key/value heads, each head's record with its own W_K and W_V beside the one it uses (`own`: the
+    same records when nothing is shared), whether the active head's W_K or W_V are edited, and the
+    active head's record with keys and values rebuilt from the latent (`latent`)."""
+
+    __slots__ = ("kv_heads", "own", "edited", "own_keys", "head", "latent", "cards", "shows")
+
+
+def own_keys_on(settings):
+    """Whether the shared-keys view's button is pressed: the first head active, its W_K the keys
+    without the pointer feature (app/heads.py NO_POINTER_KEYS)."""
+    return settings.head == 0 and settings.w_k is not None and \
+        [list(map(float, r)) for r in settings.w_k] == [list(r) for r in heads.NO_POINTER_KEYS]
+
+
+def shared_of(settings, tokens, record):
+    """The record's `Shared`, when a step shows the shared-keys or the latent view in sentence mode
+    (None otherwise: nothing more is computed; `record.shared`, app/contract.py `compute`)."""
+    if settings.mode != "sentence":
+        return None
+    shows = tuple(v for v in ("shared-keys", "latent") if registry.step_shows(settings, v))
+    if not shows or record.head_records is None or any(r is None for r in record.head_records):
+        return None
+    shared = Shared()
+    shared.kv_heads, shared.head, shared.shows = settings.kv_heads, settings.head, shows
+    shared.edited = settings.w_k is not None or settings.w_v is not None
+    shared.own_keys = own_keys_on(settings)
+    shared.own = record.head_records
+    if settings.kv_heads != len(heads.HEADS):
+        shared.own = contract.compute_heads(settings.copy(kv_heads=len(heads.HEADS)), tokens).head_records
+    cards = shared.cards = contract.cards_of(settings, tokens)
+    shared.latent = contract.attend_head(settings, cards, settings.head, contract.pattern_qkv(settings, len(tokens), len(tokens)),
+                                key_cards=heads.rebuilt(cards))
+    return shared
+
+
+registry.add_record_part("shared", shared_of)
 
 
 SHARED = registry.add(registry.View(id="shared-keys", place=215, explorer=False, row=render_shared,
