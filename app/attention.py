@@ -183,6 +183,12 @@ class Attention:
         """Self-attention: one row and one column per word (a diagonal, a possible mask)."""
         return self.n_q == self.n_k
 
+    @property
+    def computed_cells(self):
+        """How many cells are computed: every row's candidates (the state's cost.cells). Reads the
+        candidates alone, no row's numbers (app/attention_fast.py computes those apart)."""
+        return sum(row.count(True) for row in self.candidates)  # (each a list of True and False)
+
     def row(self, i):
         if not 0 <= i < self.n_q:
             raise ValueError(f"row {i} is outside the matrix (0..{self.n_q - 1})")

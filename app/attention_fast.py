@@ -12,7 +12,9 @@ only says how the same operations are done faster:
 - a row's output sums only the span of its candidates (outside it the weights are 0);
 - a long text's rows (past LAZY_CELLS cells) are each computed the first time something reads
   them (`Lazy`): a setting change at 200 words computes the rows the grid's window shows and
-  the selected word's, not 200; the others follow when scrolled to, exported or read.
+  the selected word's, not 200; the others follow when scrolled to, exported or read. A row's
+  candidates and mask flags are read apart from its numbers (the state's count of cells computed
+  reads every row's candidates and no number).
 
 Imports only `math` and `app.attention`, so it runs in CPython and in the browser alike.
 """
@@ -53,6 +55,18 @@ class Lazy:
         return isinstance(other, (list, Lazy)) and list(self) == list(other)
 
     __hash__ = None
+
+
+def flags_of(i, n_k, square, mask, include_self, allowed):
+    """`app.attention.candidate_flags`, the same two lists, made by slices under a pattern: before i,
+    and after it without the mask, row i's cells of the pattern as they are (the rule lets every key
+    through there); after it under the mask, none. (The state counts every row's candidates: at 200
+    words that is 40,000 cells a change.)"""
+    if allowed is None or not square:
+        return candidate_flags(i, n_k, square, mask, include_self, allowed)
+    cells, after = allowed[i], n_k - i - 1
+    candidates = cells[:i] + [bool(include_self) and cells[i]] + ([False] * after if mask else cells[i + 1:])
+    return candidates, [False] * (i + 1) + [bool(mask)] * after
 
 
 def candidate_runs(candidates):
@@ -135,11 +149,12 @@ def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=Tru
 
     asked = {}  # a query seen before (a word that repeats): its dots and logits, computed once
     scaled_columns = {}
+    flags = Lazy(n_q, lambda i: flags_of(i, n_k, square, mask, include_self, allowed))
 
     def row(i):
         """Row i's (candidates, masked, dots, logits, exps, exp_sum, weights, output)."""
         q = queries[i]
-        candidates, masked = candidate_flags(i, n_k, square, mask, include_self, allowed)
+        candidates, masked = flags[i]
         known = asked.get(tuple(q))
         if known is None:
             dots = row_dots(q, key_columns, n_k, scaled_columns)  # row i of QKᵀ
@@ -167,5 +182,5 @@ def attend_qkv(queries, keys, values, mask=False, include_self=False, scaled=Tru
     record = matrix_record([], queries, keys, values, *settings)
     record.pattern = allowed
     for k, name in enumerate(ROW_FIELDS):
-        setattr(record, name, Lazy(n_q, lambda i, k=k: rows[i][k]))
+        setattr(record, name, Lazy(n_q, (lambda i, k=k: flags[i][k]) if k < 2 else (lambda i, k=k: rows[i][k])))
     return record

@@ -153,7 +153,7 @@ def cost_field(settings, record):
         return None
     return {**patterns.named(settings.pattern, record.n_q, record.n_k, settings.window,
                              schema.global_indices(settings), settings.random_keys),
-            "cells": sum(sum(1 for c in record.candidates[i] if c) for i in range(record.n_q)),
+            "cells": record.computed_cells,
             "full": record.n_q * record.n_k}
 
 

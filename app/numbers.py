@@ -30,13 +30,30 @@ def digits(kind):
     return DIGITS[kind] if isinstance(kind, str) else kind
 
 
+POWERS = tuple(float(10 ** d) for d in range(23))  # 10**d, each exact as a float
+QUICK_BELOW = 1e15  # |x| × 10**decimals under this: the quick route may decide (its whole part is exact)
+
+
 def half_up(x, decimals):
     """|x| × 10**decimals as a whole number, by the page's rounding rule.
 
     Plain float formatting would give 0.287 for 0.2875 (0.28749999… in binary); the rule's 15
     significant digits give 0.288. Integer arithmetic on those digits: the browser's trimmed
     standard library has no `decimal`.
+
+    The quick route first: y = |x| × 10**decimals in floats is within 5.3e-15·y of the rule's
+    15 digits × 10**decimals (those digits are within 5e-15·|x| of x, the product within 1.2e-16),
+    so unless y lies within 1e-13·(y + 1) of a half, both round to the same whole number. Near a
+    half, the digits decide. (A page of numbers is most of a redraw's work: the quick route is
+    about three times as fast.)
     """
+    if decimals < len(POWERS):
+        y = abs(x) * POWERS[decimals]
+        if y < QUICK_BELOW:  # (NaN and infinities fail this and go the long way, as before)
+            whole = int(y)
+            rest = y - whole  # (exact: y < 2**50)
+            if abs(rest - 0.5) > 1e-13 * (y + 1.0):
+                return whole + (rest > 0.5)
     mantissa, exponent = format(abs(x), ".14e").split("e")  # d.dddddddddddddd, 15 digits
     whole_digits = int(mantissa.replace(".", ""))
     shift = int(exponent) - 14 + decimals  # |x|·10**decimals = whole_digits · 10**shift

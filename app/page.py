@@ -248,7 +248,7 @@ class Page:
             self.set_messages()
             self.publish()
             return
-        if self.row is None or not self.exists("view-bars"):
+        if self.row is None or not self.parts.on_page():
             self.render(self.settings.copy(focus=i), self.lexicon_tokens, ())
             return
         before = self.row.focus

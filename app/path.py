@@ -5,7 +5,8 @@ the mask → the values → the whole matrix → heads → word order → a seco
 The `step` setting (app/settings.py; URL `step=N`, `attention:set` key `step`, state `step`)
 picks one of `STEPS`, or none: the explorer, with everything at once. A step shows the
 sentence with its cards and only the views it adds (`shows`, the ids of app/render.py's
-sections without "view-": static/style.css hides the others by `data-show` on #app), puts its
+sections without "view-": the analysis draws no other, app/views/registry.py `draws`, and
+static/style.css hides the rest of the page's by `data-show` on #app), puts its
 settings in view (`controls`: the rest stay behind "More settings", each still in the URL), and
 says in a line or two what is new, with one thing to try and its answer behind a disclosure
 (app/i18n.py: path_<id>_title, _text, _try, _answer). The answer quotes the numbers of the

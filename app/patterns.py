@@ -25,7 +25,7 @@ def pattern_cells(pattern, n_q, n_k, window=None, global_tokens=(), random_keys=
     if pattern in ("full", "linear"):
         return None
     w = DEFAULT_WINDOW if window is None else int(window)
-    cells = [[abs(i - j) <= w for j in range(n_k)] for i in range(n_q)]
+    cells = [window_row(i, n_k, w) for i in range(n_q)]
     if pattern in ("local_global", "bigbird"):
         found = applied_globals(global_tokens, n_q, n_k)
         for i in range(n_q):
@@ -42,6 +42,14 @@ def pattern_cells(pattern, n_q, n_k, window=None, global_tokens=(), random_keys=
             for j in random.Random(f"bigbird:{0 if seed is None else seed}:{i}").sample(left, min(r, len(left))):
                 cells[i][j] = True
     return cells
+
+
+def window_row(i, n_k, w):
+    """Row i of the window: |i − j| ≤ w for each key j, as one run of True among False (made whole,
+    not cell by cell: a 200-word text has 40,000 cells)."""
+    lo = min(max(0, i - w), n_k)
+    hi = max(lo, min(n_k, i + w + 1))
+    return [False] * lo + [True] * (hi - lo) + [False] * (n_k - hi)
 
 
 def applied_globals(global_tokens, n_q, n_k):

@@ -51,10 +51,17 @@ def view_tabs(view, lang, interactive=True, locked=False):
 ROW_PARTS = registry.row_parts()
 
 
+def undrawn_parts(settings, mode="sentence"):
+    """The row parts of the views `settings` do not draw (a step's others: app/views/registry.py,
+    `draws`): nothing computes them."""
+    return {view.id for view in registry.views(mode) if view.row is not None and not registry.draws(settings, view)}
+
+
 def render_row_views(row, tokens, lang, skip=()):
     """The views that show the selected row: query, bars (with its explanation), steps,
     output, every head side by side and the multi-head output (matrix mode: bars and
-    steps of the query row qi). `skip`: parts not to render (changed in place instead)."""
+    steps of the query row qi). `skip`: parts not to render (changed in place instead, or not
+    drawn)."""
     matrix = row.record.head_records is None
     word = text(lang, "mm_row", i=row.focus + 1) if matrix else None
     return {view.id: view.row(row, tokens, lang, word) for view in registry.views("matrix" if matrix else "sentence")
@@ -91,7 +98,7 @@ def heatmap_more(settings, tokens, record, start, stop, columns=None):
 def render_matrix_analysis(settings, tokens, record, row, interactive=True, grid_first=(0, 0)):
     """Matrix mode: every step as a matrix with its shape, the grid, the selected row's
     bars and steps table, and the compare field."""
-    parts = render_row_views(row, tokens, settings.lang) if row is not None else {}
+    parts = render_row_views(row, tokens, settings.lang, undrawn_parts(settings, "matrix")) if row is not None else {}
     ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=row, parts=parts,
                            grid_first=grid_first, interactive=interactive)
     return registry.drawn(ctx, "matrix")
@@ -126,7 +133,7 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
         return (view_tabs(settings.view, lang, interactive, settings.lock)
                 + f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>'
                 + registry.drawn(ctx, "sentence", following=False))
-    parts = render_row_views(row, tokens, lang, skip=later)
+    parts = render_row_views(row, tokens, lang, skip=set(later) | undrawn_parts(settings))
     parts.update(dict.fromkeys(later, ""))
     ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=row, parts=parts,
                            grid_first=grid_first, interactive=interactive)

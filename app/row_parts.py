@@ -16,7 +16,7 @@ idleCancel, patch); which parts are off screen comes with each event (app/remote
 import json
 
 from app import render
-from app.views import heatmap
+from app.views import heatmap, registry
 
 LATER_FROM = heatmap.WINDOW  # a text of more words: a setting change draws its bars and table off screen later
 
@@ -44,6 +44,14 @@ class RowParts:
         self.page.helpers.watchParts(analysis, list(render.ROW_PARTS.values()), self.caught_up)
         if later:
             self.wait_for_idle(later)
+
+    def on_page(self):
+        """Whether the row views drawn for the settings are on the page, as its event says (or none is
+        drawn: a step that shows none), so that a word click brings them up to date in place."""
+        settings = self.page.settings
+        drawn = [view.element for view in registry.views(settings.mode)
+                 if view.row is not None and registry.draws(settings, view)]
+        return not drawn or any(self.page.exists(element) for element in drawn)
 
     def behind(self, names):
         """Those of the row parts `names` whose element shows another row than the selected one."""

@@ -253,6 +253,9 @@ def qkv_cases(draw):
     options = dict(mask=draw(st.booleans()), include_self=draw(st.booleans()), scaled=draw(st.booleans()),
                    temperature=draw(st.sampled_from([1.0, 0.05, 0.125, 2.0, 20.0])),
                    slope=draw(st.sampled_from([0.0, 0.0, 0.25, 1.5, 10.0])))
+    if draw(st.booleans()):  # a pattern's cells (the cost lab): the keys each row may look at at all
+        options["allowed"] = draw(st.lists(st.lists(st.booleans(), min_size=n_k, max_size=n_k),
+                                           min_size=n_q, max_size=n_q))
     return queries, rows(n_k, d_k), rows(n_k, d_v), options
 
 
@@ -266,7 +269,8 @@ def same(a, b):
 @given(qkv_cases())
 def test_the_pages_fast_path_gives_the_plain_formulas_numbers_bit_for_bit(case):
     """app/attention_fast.py (what the page runs) and app/attention.py (what a student reads) give
-    the same record, every field to the last bit, on random Q, K, V, masks, scales and slopes."""
+    the same record, every field to the last bit, on random Q, K, V, masks, scales, slopes and
+    patterns."""
     queries, keys, values, options = case
     plain = attention.attend_qkv(queries, keys, values, **options)
     fast = attention_fast.attend_qkv(queries, keys, values, **options)

@@ -1,6 +1,7 @@
 """The engine's Page under CPython, fed the messages static/page.js sends: what it writes back."""
 
 import json
+import re
 
 from app import render
 from app.lexicon import Lexicons
@@ -214,3 +215,24 @@ def test_the_browsers_back_applies_the_entrys_address_whole_in_that_entry():
         ["path", "cost"], ["step", "1"], ["mask", "1"]]}}))
     assert [(a.get("step"), a.get("mask"), push) for a, push in addresses(sent)] == [("1", "0", False)]
     assert not any(op[:3] == ["set", [{"id": "attention-state"}], "textContent"] for op in json.loads(sent[-1]))
+
+
+def test_a_step_draws_only_its_views_and_a_word_click_there_changes_them_in_place():
+    """The formula's step 3 shows the question and the table: the page draws those two and none of
+    the views the step hides (the bars, the grid, the new card); a word click there brings both to
+    the new word in place, the question now that of «la», without drawing the analysis again."""
+    page = Page(Screen(lambda ops: None), Lexicons(), Timers())
+    ops = json.loads(page.receive({"type": "start", "framed": False, "early": None, "state": "", "queue": [],
+                                   "address": {"base": "http://x/", "pairs": [("s", "Il cane guarda la palla"),
+                                                                              ("focus", "1"), ("step", "3")]}}))
+    html = next(op[3] for op in ops if op[:3] == ["set", [{"id": "analysis"}], "innerHTML"])
+    assert re.findall(r'<section id="view-([\w-]+)"', html) == ["query", "table"]
+    on_page = [part for part in render.ROW_PARTS.values() if f'id="{part}"' in html]  # (as static/page.js sends)
+    context = {"target": {"name": "word", "value": "3", "type": "radio", "checked": True},
+               "checked": {"word": "3"}, "ids": on_page, "off": []}
+    ops = json.loads(page.receive({"type": "change", "context": context}))
+    assert not [op for op in ops if op[:3] == ["set", [{"id": "analysis"}], "innerHTML"]]
+    changed = {op[2][0]["$"][0]["id"]: op[2][1] for op in ops if op[0] == "helper" and op[1] in ("patch", "redrawPart")}
+    assert set(changed) == {"view-table", "query-row"} and "La domanda di «la»" in changed["query-row"]
+    state = next(op[3] for op in ops if op[:3] == ["set", [{"id": "attention-state"}], "textContent"])
+    assert json.loads(state)["focus"] == 3

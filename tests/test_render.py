@@ -255,6 +255,28 @@ def test_every_percentage_follows_the_stated_rule(weight, decimals, lang):
     assert percent(weight, lang, decimals) == rule_percent(weight, decimals, lang)
 
 
+@st.composite
+def numbers_and_digits(draw):
+    """A number and the digits it is shown with: any number, or one on a half of the last digit
+    shown or a hair beside it (where rounding the float itself would go the other way)."""
+    decimals = draw(st.integers(0, 6))
+    if draw(st.booleans()):
+        return draw(st.floats(-1e9, 1e9)), decimals
+    half = (draw(st.integers(0, 10 ** 9)) + 0.5) / 10 ** decimals
+    beside = draw(st.sampled_from([0.0, 1e-16, -1e-16, 1e-15, -1e-15, 1e-14, -1e-14, 1e-13, -1e-13, 1e-9]))
+    return draw(st.sampled_from([1, -1])) * half * (1 + beside), decimals
+
+
+@settings(max_examples=3000, deadline=None)
+@given(number=numbers_and_digits(), lang=st.sampled_from(["it", "en"]))
+def test_every_number_follows_the_stated_rule(number, lang):
+    """Any number shows as the README's rule writes it: 15 significant digits, then rounded half up
+    to the digits shown, with the language's mark and a true minus (halves and their neighbours too)."""
+    from app.i18n import num
+    x, decimals = number
+    assert num(x, lang, decimals) == reference.shown(x, decimals, lang)
+
+
 def test_percentages_check_by_hand_where_version_1_did_not():
     """0,424 shows 42% (not 43%), 0,2875 shows 28,8%, equal weights show equal percentages."""
     from app.i18n import percent

@@ -60,11 +60,6 @@ def cell(candidate, masked, weight, allowed=True):
     return '<td class="self">—</td>' if allowed else '<td class="skipped">×</td>'
 
 
-def computed_cells(record):
-    """How many cells are computed: every row's candidates (the state's cost.cells)."""
-    return sum(sum(1 for c in record.candidates[i] if c) for i in range(record.n_q))
-
-
 def cells(record, i):
     """The <td>s of row i."""
     if record.pattern is not None:
@@ -142,7 +137,7 @@ def render_heatmap(record, tokens, focus, lang, row_names=None, first=0, first_c
     return (
         f'<h2>{esc(text(lang, "heatmap_heading"))}</h2>'
         f'<p class="heatmap-help">{esc(text(lang, "heatmap_help"))}'
-        + (f' {esc(text(lang, "heatmap_skipped", cells=whole(computed_cells(record), lang), full=whole(n * n_k, lang)))}'
+        + (f' {esc(text(lang, "heatmap_skipped", cells=whole(record.computed_cells, lang), full=whole(n * n_k, lang)))}'
            if record.pattern is not None else "") + '</p>'
         f'<div class="heatmap-wrap" role="region" tabindex="0" aria-label="{esc(text(lang, "heatmap_heading"))}">'
         f'<table class="heatmap" aria-rowcount="{n + 1}" data-start="{start}" data-stop="{stop}"{wide}>'

@@ -3,11 +3,11 @@ module of app/views/ that draws it calls `add(View(...))`), a path as data (`add
 app/path.py for the formula's).
 
 Everything else follows from these lists: the analysis app/render.py assembles (the views of
-the mode, in their `place` order), the row parts a word click redraws (render.ROW_PARTS,
-app/row_parts.py), the `view` setting's choices (the tabs of an embedded widget), the `path`
-setting's, what each step shows (app/path.py), the CSS that hides what a step does not show and
-shows an embedded widget's tab (`css_blocks`, written into static/style.css by `make build`),
-and the list of views in docs/parameters.md (tools/docs.py).
+the mode, in their `place` order; on a step, those it names: `draws`), the row parts a word
+click redraws (render.ROW_PARTS, app/row_parts.py), the `view` setting's choices (the tabs of an
+embedded widget), the `path` setting's, what each step shows (app/path.py), the CSS that hides
+what a step does not show and shows an embedded widget's tab (`css_blocks`, written into
+static/style.css by `make build`), and the list of views in docs/parameters.md (tools/docs.py).
 
 Every module of app/views/ is imported once the first time a list is asked for (`load`), so a
 new view is one new module there: nothing else names it. (Not at import time: a view module
@@ -288,22 +288,28 @@ def step_shows(settings, view_id):
     return 0 < settings.step <= len(way.steps) and view_id in way.steps[settings.step - 1].shows
 
 
+def draws(settings, view):
+    """Whether the page draws `view` for `settings`: in the explorer the views it shows, on a step of
+    a guided path those the step names and no other (the rest would be drawn only to be hidden: at
+    200 words the grid and the table alone are most of a setting change's work), and never, in a
+    graded exercise, one that shows every row's weights; a lab's view only where the settings ask for
+    its lab (app/labs/__init__.py, `asked`), so that a page draws the same whether the lab's archive
+    has come or not."""
+    if settings.lock and view.every_row:
+        return False
+    if view.id in _LAB_OF and not labs.asked(_LAB_OF[view.id], settings):
+        return False
+    if settings.step is None:
+        return view.explorer
+    way = _PATHS.get(settings.path) or next(iter(_PATHS.values()))  # (the path named, else the formula's)
+    return view.id in way.steps[settings.step - 1].shows
+
+
 def drawn(ctx, mode, following=True):
-    """The sections of the views `mode` draws, in their order: those the explorer shows, and on
-    a step of a guided path those it names (a view only a step shows is drawn there alone); a
-    lab's view only where the settings ask for its lab (app/labs/__init__.py, `asked`), so that a
-    page draws the same whether the lab's archive has come or not. `following` False: only those
-    that do not follow the selected row."""
-    settings = ctx.settings
-    step = None
-    if settings.step is not None:  # (the path named, else the first declared: the formula's)
-        way = _PATHS.get(settings.path) or next(iter(_PATHS.values()))
-        step = way.steps[settings.step - 1]
+    """The sections of the views `mode` draws (`draws`), in their order. `following` False: only
+    those that do not follow the selected row."""
     return "".join(_DRAWS.get((view.id, mode), view.draw)(ctx) for view in views(mode)
-                   if view.draw is not None and (following or view.row is None)
-                   and not (settings.lock and view.every_row)
-                   and (view.id not in _LAB_OF or labs.asked(_LAB_OF[view.id], settings))
-                   and (view.explorer or step is not None and view.id in step.shows))
+                   if view.draw is not None and (following or view.row is None) and draws(ctx.settings, view))
 
 
 def add_draw(view_id, mode, draw):

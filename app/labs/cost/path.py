@@ -11,7 +11,6 @@ from app import path, patterns
 from app.i18n import text
 from app.numbers import whole
 from app.views import registry
-from app.views.heatmap import computed_cells
 
 CONTROLS = "cost-controls"
 STEPS = (
@@ -125,5 +124,5 @@ def answer(step, settings, tokens, record):
     if settings.pattern != "window":
         return text(lang, P + "window_answer_choose", n=record.n_k)
     w = patterns.DEFAULT_WINDOW if settings.window is None else settings.window
-    return text(lang, P + "window_answer", n=record.n_k, w=w, cells=whole(computed_cells(record), lang),
+    return text(lang, P + "window_answer", n=record.n_k, w=w, cells=whole(record.computed_cells, lang),
                 full=whole(record.n_q * record.n_k, lang))

@@ -126,17 +126,34 @@ def slope_for(record, kind):
     return attention.alibi_slopes(4)[active_head(record)]
 
 
+# The last records `run` made, by everything they are computed from: a change of one setting leaves
+# the other kinds' attention as it was (an offset moves neither none's nor ALiBi's, a new kind none of
+# the others'), so the comparison computes again only what the change moved.
+RUNS = {}
+RUNS_KEPT = 8
+
+
 def run(record, tokens, kind):
     """The active head's attention under `kind` on the same cards and settings (the record itself
     when it is its kind): what the page shows once the student chooses that kind."""
     position = record.position
     if kind == position.kind:
         return record
-    return attention.attend([t.card for t in tokens], mask=record.mask, include_self=record.include_self,
-                            w_q=record.w_q, w_k=record.w_k, w_v=record.w_v, scaled=record.scaled,
-                            temperature=record.temperature, slope=slope_for(record, kind),
-                            qkv=attention_fast.attend_qkv,
-                            position=None if kind == "none" else attention.Position(kind, position.offset, position.base))
+    cards = [t.card for t in tokens]
+    slope = slope_for(record, kind)
+    key = (kind, position.offset, position.base, slope, record.mask, record.include_self, record.scaled,
+           record.temperature, *(tuple(map(tuple, rows)) for rows in (record.w_q, record.w_k, record.w_v, cards)))
+    done = RUNS.get(key)
+    if done is None:
+        done = attention.attend(cards, mask=record.mask, include_self=record.include_self,
+                                w_q=record.w_q, w_k=record.w_k, w_v=record.w_v, scaled=record.scaled,
+                                temperature=record.temperature, slope=slope, qkv=attention_fast.attend_qkv,
+                                position=None if kind == "none" else attention.Position(kind, position.offset,
+                                                                                        position.base))
+        while len(RUNS) >= RUNS_KEPT:  # (the oldest goes)
+            del RUNS[next(iter(RUNS))]
+        RUNS[key] = done
+    return done
 
 
 def render_controls(ctx):

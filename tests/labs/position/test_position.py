@@ -431,6 +431,29 @@ def test_compare_view_shows_the_row_under_each_position(lexicons):
         np.testing.assert_allclose(shown, expected, atol=0.051)
 
 
+def test_compare_view_follows_every_change_made_one_after_another(lexicons):
+    """Changed one after another in one engine (the offset there and back, the mask, another
+    sentence, another head, another kind, a slope by hand), the four sets are each time numpy's for
+    what the page now says: none keeps a kind's weights from a state before."""
+    import re
+    other, alibi = "s=The+mouse+chased+the+cat+twice", "position=alibi&head=2"
+    runs = [("offset=3", {}), (f"offset=3&{other}", {}), ("offset=3", {}), ("offset=3&mask=1", {"mask": True}),
+            ("offset=3", {}), ("offset=5", {"offset": 5}), ("offset=3", {}), ("offset=3&head=2", {"head": 2}),
+            (f"offset=3&{alibi}", {"head": 2}), (f"offset=3&{alibi}&pos=0.5", {"head": 2, "hand": 0.5}),
+            ("offset=3&pos=0.5", {"hand": 0.5}), ("offset=3", {})]
+    for query, change in runs:
+        html, x = lab_html(f"path=position&step=7&focus=2&{query}", lexicons)
+        head, offset, mask = change.get("head", 0), change.get("offset", 3), change.get("mask", False)
+        view = section_of(html, "compare")
+        for kind, block in zip(KINDS, re.findall(r'data-kind="\w+"(.*?)</ul>', view)):
+            # (a slope set by hand is the distance bias under every kind; else ALiBi's paper slope)
+            slope = change.get("hand") or (paper_get_slopes(4)[head] if kind == "alibi" else 0.0)
+            weights = reference(x, *heads.designed(head), kind, offset, 10.0, mask, False, slope)[3][2]
+            shown = [float(v) for v in re.findall(r'aria-valuenow="([\d.]+)"', block)]
+            expected = [100 * w for j, w in enumerate(weights) if j != 2 and (not mask or j < 2)]
+            np.testing.assert_allclose(shown, expected, atol=0.051, err_msg=f"{query}: {kind}")
+
+
 def test_lab_views_compute_nothing_in_the_explorer(lexicons):
     """Outside the lab's path the RoPE and compare row parts are empty: a word click costs what it did."""
     html, _ = lab_html("focus=2&position=rope", lexicons)
