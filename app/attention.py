@@ -159,12 +159,11 @@ class Attention:
                  "layer2",
                  # how word order entered (a `Position`, None: not at all), app/attention.py
                  "position",
-                 # FlashAttention's table: (block size or None, blocks reached or None), app/contract.py
-                 "flash",
                  # the cost lab's pattern: its cells [n_q][n_k] (None: every key), and its name
                  "pattern", "cost",
-                 # shared keys and the latent (app/contract.py `Shared`: the generation lab's views)
-                 "shared")
+                 # what the labs' views read beside the record, by name (app/contract.py `compute`,
+                 # app/views/registry.py `add_record_part`: FlashAttention's blocks, the shared keys)
+                 "parts")
 
     def __init__(self, **fields):
         for name in self.__slots__:
@@ -395,9 +394,8 @@ class Position:
     (the cards before the PE), `queries`/`keys` (before RoPE's turn), `slope` (ALiBi's m)."""
 
     __slots__ = ("kind", "offset", "base", "pairs", "slope", "encoding", "angles", "cards", "queries", "keys",
-                 "hand", "lab", "key")  # hand: the `pos` setting (the active head's slope set by hand, 0:
-    # none); lab: the position lab's views are on screen (app/labs/position/controls.py: they compute only
-    # then); key: the key the RoPE view turns beside the query (`rope_key`; None: the most attended)
+                 "hand", "key")  # hand: the `pos` setting (the active head's slope set by hand, 0:
+    # none); key: the key the RoPE view turns beside the query (`rope_key`; None: the most attended)
 
     def __init__(self, kind="none", offset=0, base=DEFAULT_BASE, pairs="interleaved"):
         if kind not in POSITION_KINDS:
@@ -406,7 +404,7 @@ class Position:
             raise ValueError(f"the base must be more than 1, not {base}")
         self.kind, self.offset, self.base, self.pairs = kind, int(offset), float(base), pairs
         self.slope = self.encoding = self.angles = self.cards = self.queries = self.keys = None
-        self.hand, self.lab, self.key = 0.0, False, None
+        self.hand, self.key = 0.0, None
 
     def rotate(self, queries, keys):
         """RoPE: q_i and k_j turned by their positions' angles (not v)."""

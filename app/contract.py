@@ -67,8 +67,7 @@ def compute(settings, tokens):
     record = compute_heads(settings, tokens)
     if record is not None and settings.mode != "model":
         record.cost = settings.pattern
-        for name, part in registry.record_parts():
-            setattr(record, name, part(settings, tokens, record))
+        record.parts = {name: part(settings, tokens, record) for name, part in registry.record_parts()}
     return record
 
 
@@ -109,7 +108,6 @@ def compute_heads(settings, tokens):
     # (what the position lab's views read: offset, base and pos, even when position is none)
     record.position = record.position or attention.Position("none", settings.offset, settings.base)
     record.position.hand = settings.slope
-    record.position.lab = settings.path == "position" and settings.step is not None  # (its views on screen)
     record.position.key = settings.rope_key
     computed = [r for r in records if r is not None]
     if isinstance(record.outputs, attention_fast.Lazy):  # a long text: each row's when first read

@@ -408,7 +408,7 @@ class Page:
             # are made again and its row part drawn again (FlashAttention's block size)
             self.settings = self.settings.copy(**{setting.attr: value})
             for name, make in registry.record_parts(view.id):
-                setattr(self.record, name, make(self.settings, self.lexicon_tokens, self.record))
+                self.record.parts[name] = make(self.settings, self.lexicon_tokens, self.record)
             self.parts.redraw_whole(view.id)
             self.publish()
         elif setting.recompute:

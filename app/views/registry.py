@@ -161,8 +161,8 @@ def steps_parts():
 
 
 def add_record_part(name, make, view_id=None):
-    """What a lab's view reads beside the attention record: `record.<name> = make(settings, tokens,
-    record)`, made with the record (sentence and matrix modes; app/contract.py `compute`), and again
+    """What a lab's view reads beside the attention record: `record.parts[name] = make(settings,
+    tokens, record)`, made with the record (sentence and matrix modes; app/contract.py `compute`), and again
     when a `light` change of the view `view_id` keeps the record."""
     _RECORD_PARTS[name] = (make, view_id)
     return make

@@ -88,7 +88,7 @@ STRINGS = {
 
 def settings_of(record):
     """(block size or None, blocks reached or None, shown on a step naming the view)."""
-    return record.flash or (None, None, False)
+    return (record.parts or {}).get("flash") or (None, None, False)
 
 
 def key_names(row, tokens, lang):
@@ -207,7 +207,7 @@ def render_section(ctx):
 
 
 def flash_of(settings, tokens=None, record=None):
-    """What the view reads of the settings (`record.flash`, a record part): the block size, the blocks
+    """What the view reads of the settings (`record.parts["flash"]`): the block size, the blocks
     reached, and whether a path's step shows the view."""
     return settings.flash, settings.flash_step, registry.step_shows(settings, "flash")
 

@@ -12,7 +12,7 @@ feature) so that the student sees a group follow its first head.
 rebuilds its keys and values; the selected word's bars with the rebuilt keys beside the exact ones.
 
 Both follow the selected word (a word click redraws them) and draw nothing off their steps
-(`record.shared` is None there: `shared_of` computes nothing more).
+(`record.parts["shared"]` is None there: `shared_of` computes nothing more).
 """
 
 from app import attention, contract, heads, settings as schema
@@ -217,7 +217,7 @@ def kv_cache(shared, lang):
 
 def render_shared(row, tokens, lang, word=None):
     """The shared-keys view (its whole section follows the selected word)."""
-    shared = getattr(row.record, "shared", None)
+    shared = (row.record.parts or {}).get("shared")
     if shared is None or "shared-keys" not in shared.shows:
         return ""
     t = lambda key, **kw: esc(text(lang, key, **kw))  # noqa: E731
@@ -255,7 +255,7 @@ def render_shared(row, tokens, lang, word=None):
 
 def render_latent(row, tokens, lang, word=None):
     """The latent view (its whole section follows the selected word)."""
-    shared = getattr(row.record, "shared", None)
+    shared = (row.record.parts or {}).get("shared")
     if shared is None or "latent" not in shared.shows:
         return ""
     t = lambda key, **kw: esc(text(lang, key, **kw))  # noqa: E731
@@ -322,7 +322,7 @@ def own_keys_on(settings):
 
 def shared_of(settings, tokens, record):
     """The record's `Shared`, when a step shows the shared-keys or the latent view in sentence mode
-    (None otherwise: nothing more is computed; `record.shared`, app/contract.py `compute`)."""
+    (None otherwise: nothing more is computed; `record.parts["shared"]`, app/contract.py `compute`)."""
     if settings.mode != "sentence":
         return None
     shows = tuple(v for v in ("shared-keys", "latent") if registry.step_shows(settings, v))

@@ -108,10 +108,18 @@ def steps_line(row, word, lang):
 STEPS_PART = registry.add_steps_part(registry.StepsPart(columns=columns, values=values, line=steps_line))
 
 
+def on_its_path(settings, tokens=None, record=None):
+    """Whether a step of the lab's own path is on screen (`record.parts["position_lab"]`)."""
+    return settings.path == LAB and settings.step is not None
+
+
+registry.add_record_part("position_lab", on_its_path)
+
+
 def lab_on(record):
     """Whether the lab's views are on screen (a step of its path): they compute only then, so a
     word click in the explorer costs what it did."""
-    return record is not None and record.position is not None and record.position.lab
+    return record is not None and bool((record.parts or {}).get("position_lab"))
 
 
 def active_head(record):

@@ -137,7 +137,7 @@ def test_multi_query_shrinks_the_cache_and_moves_no_designed_bar():
     assert section.count("Chi fa cosa") >= 5  # the first head's name, as every head's source
     assert re.findall(r"(\d+) punti", section) == ["0"] * 4
     assert "W_K = W_V = identità" in section
-    assert record.shared.own is not record.head_records
+    assert record.parts["shared"].own is not record.head_records
 
 
 def test_grouped_keys_without_the_pointer_feature_blind_the_pointers_head():
@@ -148,8 +148,8 @@ def test_grouped_keys_without_the_pointer_feature_blind_the_pointers_head():
     assert tokens[1].text == "cat"
     uniform = [w for j, w in enumerate(record.head_records[1].weights[1]) if j != 1]
     np.testing.assert_allclose(uniform, [1 / 7] * 7, rtol=0, atol=1e-12)
-    assert record.head_records[3].weights == record.shared.own[3].weights
-    assert record.head_records[0].weights == record.shared.own[0].weights  # its own keys: no change for "cat"
+    assert record.head_records[3].weights == record.parts["shared"].own[3].weights
+    assert record.head_records[0].weights == record.parts["shared"].own[0].weights  # its own keys: no change for "cat"
     section = plain(re.search(r'<section id="view-shared-keys".*?</section>', html, re.S).group(0))
     assert "the heads of its group follow them" in section
     assert 'aria-pressed="true"' in html
@@ -171,8 +171,8 @@ def test_the_latent_rebuilds_keys_and_values_as_numpy_does():
         np.fill_diagonal(scores, -np.inf)
         w = np.exp(scores - scores.max(axis=1, keepdims=True))
         w /= w.sum(axis=1, keepdims=True)
-        np.testing.assert_allclose(record.shared.latent.weights, w, rtol=0, atol=1e-12)
-        np.testing.assert_allclose(record.shared.latent.outputs, w @ rebuilt, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(record.parts["shared"].latent.weights, w, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(record.parts["shared"].latent.outputs, w @ rebuilt, rtol=0, atol=1e-12)
         section = plain(re.search(r'<section id="view-latent".*?</section>', html, re.S).group(0))
         assert ("3 numeri" if lang == "it" else "3 numbers") in section
         # the sentence under the table names the word numpy's exact and rebuilt rows look at most
@@ -185,13 +185,16 @@ def test_the_latent_rebuilds_keys_and_values_as_numpy_does():
 
 
 def test_off_its_steps_nothing_more_is_computed():
-    """In the explorer and on the other steps `record.shared` is None: the views draw nothing."""
+    """In the explorer and on the other steps `record.parts["shared"]` is None: the views draw nothing."""
     for query in ({}, {"path": ["generation"], "step": ["3"]}, {"path": ["cost"], "step": ["2"]}):
         settings, _ = schema.parse_params(query, LEXICONS)
         tokens = schema.check_sentence(settings.sentence, LEXICONS[settings.lang], settings.limit)[0] \
             if settings.mode == "sentence" else None
         record = contract.compute(settings, tokens)
-        assert getattr(record, "shared", None) is None
+        assert (getattr(record, "parts", None) or {}).get("shared") is None
+    settings, _ = schema.parse_params({"path": ["generation"], "step": ["4"]}, LEXICONS)  # (and on its step it is there)
+    tokens = schema.check_sentence(settings.sentence, LEXICONS[settings.lang], settings.limit)[0]
+    assert contract.compute(settings, tokens).parts["shared"] is not None
 
 
 def test_a_non_first_heads_edits_are_not_used_and_the_view_says_why():
