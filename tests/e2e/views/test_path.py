@@ -145,8 +145,9 @@ def test_the_mask_and_scale_steps_try_this_holds_on_the_page(walk):
     focus = state["focus"]
     expected = attention_matrix(x @ np.array(W_Q), x, x, scaled=False)["weights"][focus][1]
     cell = '#view-table tr[data-index="1"] td[data-col="percent"]'
-    # (the table is a row part drawn when the page is idle, just after the state is published)
-    page.wait_for_function(f"(document.querySelector('{cell}') || {{}}).textContent", timeout=10_000)
+    # (the table is a row part drawn when the page is idle, just after the state is published: the
+    # cell is read once it shows a number, whichever of its drawings is on the page then)
+    page.wait_for_function(f"/\\d/.test((document.querySelector('{cell}') || {{}}).innerText || '')", timeout=10_000)
     cat = page.locator(cell).inner_text()
     assert cat == rule_percent(expected, 1, lang)
     page.locator(".path-try summary").click()
