@@ -23,6 +23,7 @@ their buttons, app/views/registry.py imports their modules, tools/build.py their
 """
 
 import dataclasses
+import functools
 import importlib
 import os
 
@@ -57,11 +58,17 @@ class Lab:
         return getattr(importlib.import_module(f"app.labs.{self.id}.{module}"), name)
 
 
+PRESENT = set()  # the labs found here already (a lab's modules, once come, stay)
+
+
 def present(lab_id):
     """Whether the lab's modules are in this file system (always on CPython; in the browser once its
-    archive has been unpacked)."""
-    folder = os.path.join(FOLDER, lab_id)
-    return any(not n.startswith("_") and n.endswith(MODULE_ENDINGS) for n in os.listdir(folder))
+    archive has been unpacked). Asked at every render: a lab found once is not looked for again."""
+    if lab_id not in PRESENT:
+        folder = os.path.join(FOLDER, lab_id)
+        if any(not n.startswith("_") and n.endswith(MODULE_ENDINGS) for n in os.listdir(folder)):
+            PRESENT.add(lab_id)
+    return lab_id in PRESENT
 
 
 def ids():
@@ -70,8 +77,10 @@ def ids():
                         if any(os.path.exists(os.path.join(FOLDER, name, "__init__" + e)) for e in MODULE_ENDINGS)))
 
 
+@functools.cache
 def labs():
-    """Every lab's manifest, in the order of their ids."""
+    """Every lab's manifest, in the order of their ids (read once: the manifests come with the page's
+    archive, and only a lab's other modules come later)."""
     return tuple(importlib.import_module(f"app.labs.{lab_id}").LAB for lab_id in ids())
 
 
