@@ -42,7 +42,7 @@ def render_path(settings, interactive=True, tokens=None, record=None):
         f'{tried}</span></p>'
         f'<details><summary>{say("path_answer")}</summary><p id="path-answer">'
         f'{answered}</p></details></div>'
-        + (render_end(lang, off, way.prefix, seen) if number == count else "")
+        + (render_end(lang, off, way.prefix, seen, settings.mode == "model") if number == count else "")
         + render_glossary(lang)
     )
 
@@ -86,12 +86,13 @@ def try_and_answer(settings, tokens, record):
     return tried, text(lang, path.step_key(number, "answer", way.id))
 
 
-def render_end(lang, off="", prefix="path_", seen=None):
+def render_end(lang, off="", prefix="path_", seen=None, in_model=False):
     """The path's last words (its string <prefix>end, if it has one: what it went through; a term
-    not in `seen` a link to its glossary entry), and the ways on (the explorer, the trained model)."""
+    not in `seen` a link to its glossary entry), and the ways on: the explorer, and the trained model
+    unless the last step is in it already (`in_model`: the explorer is then the model's)."""
     summary = STRINGS[lang].get(prefix + "end")
     said = "" if summary is None else glossary.link(esc(summary), lang, set() if seen is None else seen)
     return (f'<div class="path-end">{"" if summary is None else f"<p>{said}</p>"}'
             f'<p class="path-end-ways"><button type="button" id="path-end-exit"{off}>{esc(text(lang, "path_end_explore"))}'
-            f'</button> <button type="button" class="secondary" id="path-end-model"{off}>'
-            f'{esc(text(lang, "path_end_model"))}</button></p></div>')
+            f'</button>' + ("" if in_model else f' <button type="button" class="secondary" id="path-end-model"{off}>'
+                                                f'{esc(text(lang, "path_end_model"))}</button>') + '</p></div>')
