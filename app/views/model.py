@@ -9,14 +9,15 @@ likely letters. Every number comes from the record (app/model.py `Record`).
 
 from app import model
 from app.i18n import num, percent, text
+from app.numbers import whole
 from app.views.heatmap import CELLS, row_start, whole_percent
 from app.views.html import esc
 from app.views import registry
 
 OUTSIDE = '<td class="skipped">×</td>'  # a key outside the sliding window: never computed
 LONG_HEAD = 16  # positions: a head's table longer than this scrolls in a box of its own (style.css)
-CURVE_W, CURVE_H = 640, 200  # the loss curve's drawing (SVG units)
-LEFT, RIGHT, TOP, BOTTOM = 58, 14, 30, 26  # its margins: tick labels left, the key above, steps below
+CURVE_W, CURVE_H = 640, 216  # the loss curve's drawing (SVG units)
+LEFT, RIGHT, TOP, BOTTOM = 58, 14, 30, 42  # its margins: tick labels and title left, the key above, steps and title below
 
 
 def quote(s, lang):
@@ -91,6 +92,10 @@ def render_curve(config, step, lang):
         + x_ticks(x, last, lang)
         + line(losses, "loss") + (line(icls, "icl") if icls else "") + kept
         + f'<line class="now" x1="{x(step):.1f}" y1="{TOP - 4}" x2="{x(step):.1f}" y2="{bottom}"/>'
+        + f'<text class="axis-title" x="{(LEFT + CURVE_W - RIGHT) / 2:.0f}" y="{CURVE_H - 4}" text-anchor="middle">'
+        f'{esc(text(lang, "model_curve_step"))}</text>'
+        f'<text class="axis-title" transform="translate(16 {(TOP + bottom) / 2:.0f}) rotate(-90)" text-anchor="middle">'
+        f'{esc(text(lang, "model_curve_nats"))}</text>'
         + key(LEFT + 10, "loss", text(lang, "model_curve_loss"))
         + (key(LEFT + 130, "icl", text(lang, "model_curve_icl")) if icls else "")
         + "</svg>")
@@ -98,13 +103,13 @@ def render_curve(config, step, lang):
 
 def x_ticks(x, last, lang, every=1000):
     """The training steps marked under the curve (0, 1000, 2000, 3000: at a phone's width the
-    labels stay apart), the axis's name under the first."""
+    labels stay apart); the axis's title is under them (`render_curve`)."""
     marks = list(range(0, int(last) + 1, every)) or [0]
     bottom = CURVE_H - BOTTOM
     out = [f'<line class="axis" x1="{x(s):.1f}" y1="{bottom}" x2="{x(s):.1f}" y2="{bottom + 5}"/>'
-           f'<text class="tick" x="{x(s):.1f}" y="{CURVE_H - 4}" '
-           f'text-anchor="{"start" if s == 0 else "end" if s == last else "middle"}">'
-           f'{esc(text(lang, "model_curve_step")) + " " if s == 0 else ""}{s}</text>' for s in marks]
+           f'<text class="tick" x="{x(s):.1f}" y="{bottom + 17}" '
+           f'text-anchor="{"start" if s == 0 else "end" if s == last else "middle"}">{whole(s, lang)}</text>'
+           for s in marks]
     return "".join(out)
 
 

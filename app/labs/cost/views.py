@@ -170,25 +170,58 @@ def toggle_global(page, target):
     page.region(f"global-{j}").focus()
 
 
+# The chart's words: its axes' titles and its key (what each line and the dot are).
+registry.add_strings({
+    "it": {"cost_axis_n": "parole n (scala logaritmica)", "cost_axis_cells": "celle calcolate",
+           "cost_key_pattern": "questo schema", "cost_key_full": "piena, n²", "cost_key_dot": "questa frase"},
+    "en": {"cost_axis_n": "words n (log scale)", "cost_axis_cells": "cells computed",
+           "cost_key_pattern": "this pattern", "cost_key_full": "full, n²", "cost_key_dot": "this sentence"},
+})
+CHART_W, CHART_H = 360, 250  # the chart's drawing (SVG units)
+LEFT, RIGHT, TOP, BOTTOM = 62, 12, 40, 42  # its margins: the cells' ticks, the key above, the words' ticks and title
+
+
 def chart(points, lang, sentence):
-    """An SVG of the cells against n on log–log axes: the pattern's curve, the full one, and this
-    sentence's dot; its numbers are in the table beside it (a text alternative)."""
-    width, height, pad = 320, 180, 30
-    top = math.log10(max(max(p[2] for p in points), 10))
-    x = lambda n: pad + (width - 2 * pad) * math.log10(n) / math.log10(POINTS[-1])  # noqa: E731
-    y = lambda c: height - pad - (height - 2 * pad) * math.log10(max(c, 1)) / top  # noqa: E731
+    """An SVG of the cells against n on log–log axes, with ticks at each power of ten on both axes,
+    their titles and a key: the pattern's curve, the full one (n², dashed, drawn over the pattern's so
+    both show where they meet), and this sentence's dot; its numbers are in the table beside it (a
+    text alternative)."""
+    top = max(2, math.ceil(math.log10(max(max(p[2] for p in points), 10))))
+    right = math.log10(POINTS[-1])
+    x = lambda n: LEFT + (CHART_W - LEFT - RIGHT) * math.log10(n) / right  # noqa: E731
+    y = lambda c: CHART_H - BOTTOM - (CHART_H - TOP - BOTTOM) * math.log10(max(c, 1)) / top  # noqa: E731
     line = lambda k: " ".join(f"{x(p[0]):.1f},{y(p[k]):.1f}" for p in points)  # noqa: E731
+    t = lambda key: esc(text(lang, key))  # noqa: E731
     n, cells = sentence
-    return (f'<svg class="cost-chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
-            f'aria-label="{esc(text(lang, "cost_chart"))}" focusable="false">'
-            f'<line class="axis" x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}"></line>'
-            f'<line class="axis" x1="{pad}" y1="{pad / 2}" x2="{pad}" y2="{height - pad}"></line>'
+    base = CHART_H - BOTTOM
+    ticks = []
+    for k in range(int(right) + 1):  # (n = 1, 10, …, 100.000)
+        ticks.append(f'<line class="axis" x1="{x(10 ** k):.1f}" y1="{base}" x2="{x(10 ** k):.1f}" y2="{base + 4}"></line>'
+                     f'<text class="tick" x="{x(10 ** k):.1f}" y="{base + 15}" '
+                     f'text-anchor="{"end" if k == int(right) else "middle"}">{whole(10 ** k, lang)}</text>')
+    for k in range(0, top + 1, 2):  # (cells 1, 100, 10.000, …: every other power, so labels stay apart)
+        ticks.append(f'<line class="axis" x1="{LEFT - 4}" y1="{y(10 ** k):.1f}" x2="{LEFT}" y2="{y(10 ** k):.1f}"></line>'
+                     f'<text class="tick" x="{LEFT - 6}" y="{y(10 ** k) + 4:.1f}" text-anchor="end">10<tspan '
+                     f'dy="-5" font-size="8">{k}</tspan></text>')
+    key = (f'<line class="cost-pattern" x1="{LEFT}" y1="10" x2="{LEFT + 20}" y2="10"></line>'
+           f'<text x="{LEFT + 25}" y="14">{t("cost_key_pattern")}</text>'
+           f'<line class="cost-full" x1="{LEFT + 125}" y1="10" x2="{LEFT + 145}" y2="10"></line>'
+           f'<text x="{LEFT + 150}" y="14">{t("cost_key_full")}</text>'
+           f'<circle class="cost-dot" cx="{LEFT + 5}" cy="27" r="4"></circle>'
+           f'<text x="{LEFT + 25}" y="31">{t("cost_key_dot")}</text>')
+    return (f'<svg class="cost-chart" viewBox="0 0 {CHART_W} {CHART_H}" width="{CHART_W}" height="{CHART_H}" '
+            f'role="img" aria-label="{esc(text(lang, "cost_chart"))}" focusable="false">'
+            f'<line class="axis" x1="{LEFT}" y1="{base}" x2="{CHART_W - RIGHT}" y2="{base}"></line>'
+            f'<line class="axis" x1="{LEFT}" y1="{TOP - 4}" x2="{LEFT}" y2="{base}"></line>'
+            + "".join(ticks)
+            + f'<polyline class="cost-pattern" fill="none" points="{line(1)}"></polyline>'
             f'<polyline class="cost-full" fill="none" points="{line(2)}"></polyline>'
-            f'<polyline class="cost-pattern" fill="none" points="{line(1)}"></polyline>'
             f'<circle class="cost-dot" cx="{x(n):.1f}" cy="{y(cells):.1f}" r="4"></circle>'
-            f'<text x="{pad}" y="{height - 8}">n = 1</text>'
-            f'<text x="{width - pad}" y="{height - 8}" text-anchor="end">{whole(POINTS[-1], lang)}</text>'
-            "</svg>")
+            f'<text class="axis-title" x="{(LEFT + CHART_W - RIGHT) / 2:.0f}" y="{CHART_H - 6}" '
+            f'text-anchor="middle">{t("cost_axis_n")}</text>'
+            f'<text class="axis-title" transform="translate(14 {(TOP + base) / 2:.0f}) rotate(-90)" '
+            f'text-anchor="middle">{t("cost_axis_cells")}</text>'
+            + key + "</svg>")
 
 
 def render_cost(ctx):
