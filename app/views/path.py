@@ -2,7 +2,7 @@
 out to the explorer; the step's title, what it adds, one thing to try and its answer behind a
 disclosure. Empty in the explorer."""
 
-from app import path
+from app import model, path
 from app.i18n import STRINGS, text
 from app.views.html import esc
 
@@ -58,9 +58,10 @@ def try_and_answer(settings, tokens, record):
 
 def render_end(lang, off="", prefix="path_"):
     """The path's last words (its string <prefix>end, if it has one: what it went through), and the
-    ways on (the explorer, the trained model)."""
+    ways on (the explorer, the trained model: not where its files were found left out, app/model.py)."""
     summary = STRINGS[lang].get(prefix + "end")
+    to_model = "" if model.left_out() else (
+        f' <button type="button" class="secondary" id="path-end-model"{off}>{esc(text(lang, "path_end_model"))}</button>')
     return (f'<div class="path-end">{"" if summary is None else f"<p>{esc(summary)}</p>"}'
             f'<p class="path-end-ways"><button type="button" id="path-end-exit"{off}>{esc(text(lang, "path_end_explore"))}'
-            f'</button> <button type="button" class="secondary" id="path-end-model"{off}>'
-            f'{esc(text(lang, "path_end_model"))}</button></p></div>')
+            f'</button>{to_model}</p></div>')
