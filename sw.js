@@ -9,15 +9,20 @@
      now. The result is kept with what HEAD said of FILE (size, Last-Modified): a later
      visit still asks HEAD, and uses the kept copy only while that is unchanged. The
      teacher's override lists (lexicon/*.csv) are never compressed, nor the app's archive
-     (app/app.zip, deflated already).
+     (app/app.zip, deflated already);
+   - a lab's archive (app/labs/<id>.zip, fetched the first time a student opens the lab): from
+     the network as it is now, a copy kept in the Cache API; when the network cannot be reached,
+     the kept copy, so a lab once opened opens again offline.
    Anything else, a missing .gz or any doubt goes to the network untouched. */
 const CACHE = "attention-explorer-runtime";
 const CHECKED_CACHE = "attention-explorer-files";  /* app and lexicon files, each with what HEAD said */
+const LABS_CACHE = "attention-explorer-labs";  /* each lab's archive, as the network last gave it */
 const TYPES = { ".wasm": "application/wasm", ".js": "text/javascript",
                 ".json": "application/json", ".zip": "application/zip", ".css": "text/css",
                 ".py": "text/plain; charset=utf-8", ".txt": "text/plain; charset=utf-8" };
 const VERSIONED = /^vendor\/(pyodide|pyscript)-[^/]+\/[^/]+$/;
 const CHECKED = /^(app\/main\.py|lexicon\/[\w/-]+\.txt)$/;
+const LAB = /^app\/labs\/[\w-]+\.zip$/;
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
@@ -33,7 +38,23 @@ self.addEventListener("fetch", (event) => {
   if (!type) return;
   if (VERSIONED.test(path)) event.respondWith(versioned(request, type));
   else if (CHECKED.test(path)) event.respondWith(checked(request, type));
+  else if (LAB.test(path)) event.respondWith(lab(request));
 });
+
+/* A lab's archive: the network's answer (the browser's HTTP cache rules as for any file), a
+   successful one kept; the kept copy only when the network cannot be reached at all. */
+async function lab(request) {
+  const cache = await caches.open(LABS_CACHE).catch(() => null);
+  try {
+    const answer = await fetch(request);
+    if (answer.ok && cache) await cache.put(request.url, answer.clone()).catch(() => {});
+    return answer;
+  } catch (offline) {
+    const kept = cache && await cache.match(request.url).catch(() => null);
+    if (kept) return kept;
+    throw offline;
+  }
+}
 
 /* FILE.gz's content, or null. A host that labels .gz as Content-Encoding: gzip has had it
    decoded already. */

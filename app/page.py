@@ -350,9 +350,9 @@ class Page:
         number = self.settings.step
         if number is None:
             return
-        tried, answered = path_view.try_and_answer(self.settings, self.tokens, self.record)
-        self.region("path-try-text").textContent = tried
-        self.region("path-answer").textContent = answered
+        tried, answered = path_view.linked_try_and_answer(self.settings, self.tokens, self.record, set())
+        self.region("path-try-text").innerHTML = tried
+        self.region("path-answer").innerHTML = answered
 
     # -- errors --------------------------------------------------------------------------
 

@@ -49,6 +49,9 @@ class Step:
     shows: tuple  # the views it shows (render.py's section ids without "view-"; "order", "editor")
     controls: tuple = ()  # the settings' controls in view beside them (app/views/controls.py)
     mode: str = "sentence"  # the mode it is about
+    # What it opens on, (text, selected position), when the student's text is still the mode's
+    # first example (nothing typed: their own text stays); None: that example.
+    example: tuple | None = None
     # The settings it owns (attributes of app/settings.py's Settings): entering the step sets back
     # every other setting a step or a view owns. None: those of its `controls` and of the views it
     # shows (`owned`).

@@ -173,8 +173,16 @@ def _take_step(settings, step, change):
     if after.mode != settings.mode:
         after = _take_back(after)
     after = _set_back(after)
+    example = None if step is None else path.step_of(step, settings.path).example
+    if example is not None and after.sentence == first_example(after.mode, after.lang)[0]:
+        after = after.copy(sentence=example[0], text=example[0], focus=example[1])
     _retokenize(settings, after, change)
     return after
+
+
+def first_example(mode, lang):
+    """(text, selected position) of the mode's first example in `lang`."""
+    return (i18n.MODEL_EXAMPLES if mode == "model" else i18n.PRESETS)[lang][0]
 
 
 # The student's work a change of mode replaces (model mode has letters where sentence mode has a

@@ -679,6 +679,23 @@
     app.addEventListener("click", function (event) {
       var button = event.target.closest && event.target.closest('button[type="button"]');
       if (button) send({ type: "click" }, button);
+      var link = event.target.closest && event.target.closest("a.term, a.go");
+      if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button) return;
+      if (link.classList.contains("term")) {
+        /* a term's use on a step: its glossary entry, which the browser then scrolls to */
+        var glossary = document.getElementById("glossary");
+        if (glossary) glossary.open = true;
+        var entry = document.getElementById(link.hash.slice(1));
+        if (entry) { event.preventDefault(); entry.scrollIntoView({ block: "center" }); entry.focus({ preventScroll: true }); }
+      } else {
+        /* a glossary entry's step: a new history entry, which the engine follows as Back would
+           (app/page.py, follow_address), without loading the page again */
+        var to = new URL(link.href, location.href), pairs = [];
+        to.searchParams.forEach(function (v, k) { pairs.push([k, v]); });
+        event.preventDefault();
+        writeAddress(to.href, true);
+        send({ type: "address", address: { base: to.origin + to.pathname, pairs: pairs } });
+      }
     });
     window.addEventListener("message", function (event) {
       var d = event.data;

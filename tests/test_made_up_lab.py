@@ -1,6 +1,6 @@
 """A lab is one folder, for real: a made-up lab written as `app/labs/madeup/` alone in a copy of the
 app (a manifest with a setting and a button, a module with a view, its two-step path and their
-strings in both languages, a style.css) is found everywhere the labs are read: links, host messages,
+strings in both languages, a style.css, a bench row) is found everywhere the labs are read: links, host messages,
 the command line, the state JSON and its schema, docs/parameters.md, an embedded widget's `view=`, the `path`
 setting's choices and the path's bar, a click on its button, the stylesheet `make build` writes.
 With the folder gone, none of it is anywhere."""
@@ -73,15 +73,24 @@ PATH = registry.add_path(path.Path(id="madeup", steps=(path.Step(id="one", shows
 
 STYLE = ".made-line { font-style: italic; }\n"
 
+BENCH = '''"""The made-up lab's row in `make bench`: its switch turned over at 200 words."""
+
+from app.labs import Bench
+
+BENCH = (Bench(group="madeup", label="Setting change (the made-up switch), 200 words", query="&view=made-up",
+               block=2, script="return [];"),)
+'''
+
 # Run by the copy's own Python: every place a lab reaches, read back.
 PROBE = r"""
-import json, sys
+import json, subprocess, sys
+from pathlib import Path
 from app import contract, labs, render, settings as schema
 from app.lexicon import Lexicons, load_lexicon
 from app.page import Page
 from app.remote import Screen
 from app.views import registry
-from tools import docs
+from tools import bench, build, docs
 
 
 class Timers:
@@ -102,7 +111,10 @@ seen = {"labs": list(labs.ids()), "url_keys": list(schema.URL_KEYS), "host_keys"
         "views": list(schema.BY_ATTR["view"].choices), "paths": list(schema.BY_ATTR["path"].choices),
         "parameters": docs.parameters_markdown() + docs.views_markdown(),
         "schema": json.loads(docs.state_schema_text(open("docs/state-v2.schema.json", encoding="utf-8").read())),
-        "css": registry.with_css(open(sys.argv[1], encoding="utf-8").read())}
+        "css": registry.with_css(open(sys.argv[1], encoding="utf-8").read()),
+        "cli": subprocess.run([sys.executable, "-m", "app", "--help"], capture_output=True, text=True).stdout,
+        "bench": list(bench.GROUPS),
+        "archived": [p for paths in build.archives(Path(".")).values() for p in paths]}
 if "madeup" in seen["labs"]:
     settings, notes = schema.parse_params("?made=1&focus=2", lexicons)
     tokens, _ = schema.check_sentence(settings.sentence, lexicons["it"])
@@ -131,6 +143,7 @@ def probe(tmp_path, with_lab):
         (lab / "__init__.py").write_text(MANIFEST, encoding="utf-8")
         (lab / "view.py").write_text(VIEW, encoding="utf-8")
         (lab / "style.css").write_text(STYLE, encoding="utf-8")
+        (lab / "bench.py").write_text(BENCH, encoding="utf-8")
     done = subprocess.run([sys.executable, "-c", PROBE, str(ROOT / "static" / "style.css")], cwd=tmp_path,
                           capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
@@ -139,9 +152,10 @@ def probe(tmp_path, with_lab):
 
 def test_a_lab_written_as_one_folder_is_found_everywhere_the_labs_are_read(tmp_path):
     """The folder alone: ?made=1 reads its switch and writes it back, a host message sets it, the state
-    has its key, docs/parameters.md lists its parameter, view and path, the path opens on its first of
-    two steps with its title in each language, its button turns the switch over, an embed's view=
-    shows its tab, and `make build`'s stylesheet carries its style.css."""
+    has its key, docs/parameters.md and the command line's help list its parameter, view and path, the
+    path opens on its first of two steps with its title in each language, its button turns the switch
+    over, an embed's view= shows its tab, `make build`'s stylesheet carries its style.css, its archive
+    its modules, and `make bench` its row (never the browser's archive)."""
     seen = probe(tmp_path, with_lab=True)
     assert "madeup" in seen["labs"] and "made" in seen["url_keys"] and "made" in seen["host_keys"]
     assert seen["link"] is True and seen["notes"] == [] and "made=1" in seen["query"].split("&")
@@ -150,6 +164,9 @@ def test_a_lab_written_as_one_folder_is_found_everywhere_the_labs_are_read(tmp_p
     assert "`made`" in seen["parameters"] and "`#view-made-up`" in seen["parameters"]
     assert "`path=madeup`: 2 steps" in seen["parameters"]
     assert ".made-line { font-style: italic; }" in seen["css"] and "app/labs/madeup/style.css" in seen["css"]
+    assert "--made" in seen["cli"] and "the made-up lab's switch" in seen["cli"]
+    assert "madeup" in seen["bench"], "its bench row is a group of `make bench`"
+    assert "app/labs/madeup/view.py" in seen["archived"] and "app/labs/madeup/bench.py" not in seen["archived"]
     made = seen["schema"]["properties"]["made_up"]
     assert made["type"] == "boolean" and made["x-lab"] == "madeup" and "made_up" in seen["schema"]["required"]
     for lang, (title, name, on) in {"it": ("Il primo passo", "Un laboratorio inventato", "È acceso."),
@@ -161,10 +178,13 @@ def test_a_lab_written_as_one_folder_is_found_everywhere_the_labs_are_read(tmp_p
 
 
 def test_without_its_folder_the_made_up_lab_is_nowhere(tmp_path):
-    """The same copy without the folder: no parameter, host key, view, path, docs line or style of it."""
+    """The same copy without the folder: no parameter, host key, view, path, docs or help line, style,
+    archive or bench row of it."""
     seen = probe(tmp_path, with_lab=False)
     assert "madeup" not in seen["labs"] and "made" not in seen["url_keys"] and "made" not in seen["host_keys"]
     assert "made-up" not in seen["views"] and "madeup" not in seen["paths"]
     assert "`made`" not in seen["parameters"] and "made-up" not in seen["parameters"]
     assert "made-line" not in seen["css"] and "madeup" not in seen["css"]
+    assert "--made" not in seen["cli"] and "madeup" not in seen["bench"]
+    assert not any("madeup" in p for p in seen["archived"])
     assert "made_up" not in seen["schema"]["properties"] and "made_up" not in seen["schema"]["required"]

@@ -192,7 +192,7 @@ def test_pre_render_is_kept_only_when_the_state_says_the_same():
 
 def test_every_app_module_is_shipped_by_the_pyscript_config():
     """The page gets every module of app/ (except main.py, the entry script, and the terminal
-    and notebook modules, which run on CPython only), compiled: the core's and each lab's manifest
+    and notebook modules and a lab's bench rows, which run on CPython only), compiled: the core's and each lab's manifest
     from the archive pyscript.toml unpacks into app/, a lab's other modules from its own archive
     app/labs/<id>.zip (fetched when the lab is needed), and no lab module from the first; and every
     lexicon file from pyscript.toml."""
@@ -200,7 +200,7 @@ def test_every_app_module_is_shipped_by_the_pyscript_config():
     config = (build.ROOT / "pyscript.toml").read_text(encoding="utf-8")
     assert '"./app/app.zip" = "./app/*"' in config
     shipped = zipfile.ZipFile(build.ROOT / "app" / "app.zip").namelist()
-    outside_the_page = ("main.py", "__main__.py", "notebook.py", "plain_text.py")
+    outside_the_page = ("main.py", "__main__.py", "notebook.py", "plain_text.py", "bench.py")  # (bench.py: a lab's bench rows)
     labs_seen = set()
     for path in sorted((build.ROOT / "app").rglob("*.py")):
         member = path.relative_to(build.ROOT / "app").with_suffix(".pyc").as_posix()

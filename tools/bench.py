@@ -26,16 +26,12 @@ on a noisy machine. Page-load figures are medians over `--runs` cold browser con
                 reused). SETTING_CHANGES of them, the first included and also given alone
                 (the first change after the clicks is the slowest: with 10 changes, as
                 before, the p95 was that one change)
-  position      the position lab's kind and offset changed in turn at 200 words (its step 3): until
-                the answer is on the page; its p95 over the mask's, switched meanwhile on a page of
-                its own at 200 words, a few changes of each in turn (so both see the same load of a
-                shared machine), ≤ 1.2
-  pattern       the cost lab's pattern changed in turn at 200 words (its step 3): the same
-  flash         FlashAttention's block size typed in its view at 200 words (B = 16 and 17 in turn), on
-                the cost lab's step 6: the same
-  writing       the model writing 20 letters at 40 tokens (generate=20), once a checkpoint: one
-                cached step against the full forward pass, and the whole writing until the answer
-                is on the page against 200 ms
+  labs          each lab's own rows (its app/labs/<id>/bench.py, a group each): one of its settings
+                changed on its page at 200 words, until the answer is on the page, its p95 over the
+                mask's, switched meanwhile on a page of its own at 200 words, a few changes of each
+                in turn (so both see the same load of a shared machine), ≤ 1.2; or alone against a
+                budget of its own (the model writing 20 letters: ≤ 200 ms)
+  lab opened    the first tab a lab declares, chosen on a warm embedded widget: until its view
   bytes         transferred on a first visit, and on a second visit (warm cache)
   memory        JS heap after 10 and after 1000 clicks (after a forced GC), and Python's
                 wasm memory (it only grows) over the same clicks
@@ -62,6 +58,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from app import labs  # noqa: E402
 from tools import bench_deploy, bench_lexicon, bench_phone  # noqa: E402
 from tools.build import PYODIDE_FILES, runtime_dirs  # noqa: E402
 from tools.chromium import launch_options  # noqa: E402
@@ -157,61 +154,6 @@ MODEL_SCRIPT = """async (count) => { %s
 MODEL_LETTERS = "abcdefghijklm" * 3  # 39 letters and the start token: 40 tokens
 
 
-# The model writes (generate=20 after 19 typed letters and the start token: 40 tokens, app/generate.py):
-# the training slider moved round the kept checkpoints (MODEL_SCRIPT), each move writing the 20
-# letters again with the cache. One cached step (the last letter's, reading a 40-row cache) against the full
-# forward pass of the same 40 tokens, p95 against p95 in this run; the whole writing (the engine's
-# own time, and until the answer is on the page) against twice the mask's budget, 200 ms.
-GENERATE_LETTERS = "abcdefghijklmnopqrs"  # 19 letters, the start token and 20 written: 40 tokens
-
-
-def generate_change(browser, url, count=SETTING_CHANGES):
-    """The model writing 20 letters at 40 tokens, once a checkpoint: (until the answer, one cached
-    step, the full pass, the engine's whole writing), ms."""
-    moves = model_change(browser, url, count)  # (each move's answer: the letters written again)
-    step, write = ([figures[key] for figures in moves["python"]] for key in ("generate_step_ms", "generate_ms"))
-    return {"handler": moves["handler"], "step": step, "forward": moves["forward"], "write": write}
-
-
-# The position lab (path=position, step 3) at 200 words: the kind and the offset changed in turn
-# by their own controls (app/labs/position/controls.py), each computing the record again and drawing the
-# step's views; until the answer is on the page, as the mask's.
-POSITION_SCRIPT = """async (count) => { %s
-  const kinds = ["rope", "sinusoidal", "alibi", "none"];
-  const handler = [];
-  for (let i = 0; i < count; i++) {
-    await new Promise(ok => setTimeout(ok, Math.random() * 17));
-    const t0 = performance.now();
-    if (i %% 2 === 0) {
-      const kind = kinds[(i / 2) %% kinds.length];
-      document.querySelector(`input[name="position"][value="${kind}"]`).click();
-      await answered(s => s.position && s.position.kind === kind);
-    } else {
-      const to = (+document.getElementById('offset').value + 3) %% 50;
-      const box = document.getElementById('offset');
-      box.value = String(to);
-      box.dispatchEvent(new Event('change', {bubbles: true}));
-      await answered(s => s.position && s.position.offset === to);
-    }
-    handler.push(performance.now() - t0);
-  }
-  return handler;
-}""" % ANSWERED
-
-
-def generate_rows(writing):
-    """The model writing at 40 tokens: one cached step against the full pass, and 20 letters."""
-    return [
-        ("Writing, 40 tokens: one cached step (p50 / p95)", pair(writing["step"]), "p95 < full pass",
-         percentile(writing["step"], 95) < percentile(writing["forward"], 95)),
-        ("  the full forward pass of the 40 tokens", pair(writing["forward"]), "", None),
-        ("  20 letters written, the engine's own time", pair(writing["write"]), "p95 ≤ 200 ms",
-         percentile(writing["write"], 95) <= 200),
-        ("  20 letters written, until the answer is on the page", pair(writing["handler"]), "p95 ≤ 200 ms",
-         percentile(writing["handler"], 95) <= 200),
-    ]
-
-
 def settled(browser, url):
     """(context, page) at `url` once ready and done with a first visit's work in the background (its
     snapshot made and tried, as the mask's page is before its changes): a second Python starting
@@ -245,71 +187,15 @@ def with_mask(browser, url, script, block, mask_url, count=SETTING_CHANGES):
     return times, masks
 
 
-def position_change(browser, url, mask_url, count=SETTING_CHANGES):
-    """The position lab's kind and offset changed in turn at 200 words, and the mask beside them
-    (`with_mask`): until each answer, ms."""
-    return with_mask(browser, url, POSITION_SCRIPT, 8, mask_url, count)  # (4 kinds, each with an offset)
-
-
-# FlashAttention's table (app/labs/cost/flash_view.py) at 200 words with B = 16, on its step of the cost lab's
-# path (step 6: the table and the bars): its block size typed in
-# the view (17, then 16, in turn), each drawing again the table of the selected row's 13 blocks (the
-# record stays: app/page.py); until the answer is on the page, as the mask's.
-FLASH_SCRIPT = """async (count) => { %s
-  const handler = [];
-  for (let i = 0; i < count; i++) {
-    await new Promise(ok => setTimeout(ok, Math.random() * 17));
-    const t0 = performance.now();
-    const to = i %% 2 === 0 ? 17 : 16;
-    const box = document.getElementById('flash-block');
-    box.value = String(to);
-    box.dispatchEvent(new Event('change', {bubbles: true}));
-    await answered(s => s.flash && s.flash.block === to);
-    handler.push(performance.now() - t0);
-  }
-  return handler;
-}""" % ANSWERED
-
-
-# The cost lab (path=cost, step 3) at 200 words: the pattern changed in turn by its own radio
-# buttons (app/labs/cost/views.py), each computing the record again and drawing the step's views (the
-# grid among them); until the answer is on the page, as the mask's.
-PATTERN_SCRIPT = """async (count) => { %s
-  const kinds = ["window", "full", "local_global", "full", "bigbird", "full"];  // (each answer tells by its cells)
-  const handler = [];
-  for (let i = 0; i < count; i++) {
-    await new Promise(ok => setTimeout(ok, Math.random() * 17));
-    const kind = kinds[i %% kinds.length];
-    const t0 = performance.now();
-    document.getElementById(`pattern-${kind}`).click();
-    await answered(s => s.cost && (kind === "full" ? 2 * s.cost.cells > s.cost.full : 2 * s.cost.cells < s.cost.full));
-    handler.push(performance.now() - t0);
-  }
-  return handler;
-}""" % ANSWERED
-
-
-def pattern_change(browser, url, mask_url, count=SETTING_CHANGES):
-    """The cost lab's pattern changed in turn at 200 words, and the mask beside it (`with_mask`):
-    until each answer, ms."""
-    return with_mask(browser, url, PATTERN_SCRIPT, 6, mask_url, count)  # (its six patterns in turn)
-
-
-def flash_change(browser, url, mask_url, count=SETTING_CHANGES):
-    """FlashAttention's block size typed in its view at 200 words (16 / 17), and the mask beside it
-    (`with_mask`): until each answer, ms."""
-    return with_mask(browser, url, FLASH_SCRIPT, 6, mask_url, count)
-
-
 # Opening a lab on a warm page (docs/DESIGN.md, "Labs as packages"): an embedded widget ready in the
-# explorer, no lab's archive fetched yet; its tab of FlashAttention's blocks chosen, the cost lab
-# fetched, unpacked and imported, until its view is on the page and the engine has answered. A
-# fresh page each time (a lab comes once a page).
-LAB_OPEN_SCRIPT = """async () => {
+# explorer, no lab's archive fetched yet; the first tab a lab declares chosen (app/labs/, by its
+# place), its lab fetched, unpacked and imported, until its view is on the page and the engine has
+# answered. A fresh page each time (a lab comes once a page).
+LAB_OPEN_SCRIPT = """async (tab) => {
   const t0 = performance.now();
-  document.querySelector('input[name="view"][value="flash"]').click();
+  document.querySelector(`input[name="view"][value="${tab}"]`).click();
   await new Promise(ok => { const look = () => {
-    const view = document.getElementById('view-flash');
+    const view = document.getElementById(`view-${tab}`);
     if (view && getComputedStyle(view).display !== 'none' && !document.querySelector('#app[data-answering]')) ok();
     else requestAnimationFrame(look); }; look(); });
   return performance.now() - t0;
@@ -317,16 +203,22 @@ LAB_OPEN_SCRIPT = """async () => {
 LAB_OPENINGS = 10
 
 
+def first_lab_tab():
+    """(the view id, its lab's id) of the first tab a lab declares, by place."""
+    view = min(labs.declared_tabs().items(), key=lambda item: item[1]["place"])[0]
+    return view, next(lab.id for lab in labs.labs() if view in lab.tabs)
+
+
 def lab_open(browser, url, count=LAB_OPENINGS):
-    """The cost lab opened by its tab on a warm page, `count` fresh pages: until its view, ms."""
-    times = []
+    """A lab opened by its tab (`first_lab_tab`) on a warm page, `count` fresh pages: until its view, ms."""
+    tab, times = first_lab_tab()[0], []
     for _ in range(count):
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         page.goto(url)
         page.wait_for_function(READY, timeout=120_000)
         page.wait_for_timeout(500)  # (the page's own work after ready, out of the way)
-        times.append(page.evaluate(LAB_OPEN_SCRIPT))
+        times.append(page.evaluate(LAB_OPEN_SCRIPT, tab))
         context.close()
     return times
 
@@ -600,11 +492,14 @@ def memory(browser, url):
     return after_10, after_1000, wasm_1000 - wasm_10
 
 
+# The labs' own rows (each lab's bench.py: app/labs/__init__.py, `Bench`), by their groups.
+LAB_BENCHES = {bench.group: bench for bench in labs.benches()}
 # The groups of figures `--only` names (each runs its own pages; the rows of the groups not run are
-# left out). The trained model's pass is budgeted against the mask's change, so naming it runs "mask"
-# too (a lab's setting change brings a mask of its own: `with_mask`).
-GROUPS = ("start", "words", "clicks12", "mask", "prose", "model", "position", "flash", "pattern", "writing",
-          "labopen", "memory", "lexicon", "phone", "deploy")
+# left out): the core's, then the labs'. The trained model's pass is budgeted against the mask's
+# change, so naming it runs "mask" too (a lab's setting change brings a mask of its own: `with_mask`).
+CORE_GROUPS = ("start", "words", "clicks12", "mask", "prose", "model", "labopen", "memory", "lexicon", "phone",
+               "deploy")
+GROUPS = CORE_GROUPS[:6] + tuple(LAB_BENCHES) + CORE_GROUPS[6:]
 NEEDS = {"model": ("mask",)}
 LAB_RATIO = 1.2  # a lab's own setting change at 200 words: p95 ≤ 1.2 × the mask's p95 beside it
 
@@ -620,13 +515,43 @@ def groups(only):
     return asked.union(*(NEEDS.get(name, ()) for name in asked))
 
 
-def lab_rows(label, times, mask):
-    """A lab's own setting change: p50 / p95 until the answer, the mask's beside it, and the ratio of
-    their p95s (≤ LAB_RATIO)."""
-    ratio = percentile(times, 95) / percentile(mask, 95)
-    return [(label, pair(times), "", None),
-            ("  the mask switched in turn with it, 200 words", pair(mask), "", None),
-            ("  p95 ÷ the mask's p95", f"{ratio:.2f}", f"≤ {LAB_RATIO:.2f}", ratio <= LAB_RATIO)]
+def lab_figures(browser, bench, page_url, url200, count=SETTING_CHANGES):
+    """A lab's `Bench` run: (each change's figures: [until the answer, its parts…], the mask's times
+    beside them, or None when it runs alone), ms."""
+    script = "async (count) => { %s\n%s\n}" % (ANSWERED, bench.script)
+    url = url200 + bench.query if bench.words200 else page_url + bench.query
+    if bench.budget_ms is None:
+        times, mask = with_mask(browser, url, script, bench.block, url200, count)
+    else:
+        context, page = settled(browser, url)
+        times, mask = page.evaluate(script, count), None
+        context.close()
+    return [t if isinstance(t, list) else [t] for t in times], mask
+
+
+def lab_rows(bench, figures):
+    """A lab's `Bench` rows: p50 / p95 until the answer, against the mask's beside it (the ratio of
+    their p95s ≤ LAB_RATIO) or its own budget, then its parts'."""
+    changes, mask = figures
+    columns = {words: [c[i + 1] for c in changes] for i, (words, _) in enumerate(bench.parts)}
+    times = [c[0] for c in changes]
+    if mask is None:
+        rows = [(bench.label, pair(times), f"p95 ≤ {bench.budget_ms:.0f} ms", percentile(times, 95) <= bench.budget_ms)]
+    else:
+        ratio = percentile(times, 95) / percentile(mask, 95)
+        rows = [(bench.label, pair(times), "", None),
+                ("  the mask switched in turn with it, 200 words", pair(mask), "", None),
+                ("  p95 ÷ the mask's p95", f"{ratio:.2f}", f"≤ {LAB_RATIO:.2f}", ratio <= LAB_RATIO)]
+    for words, budget in bench.parts:
+        p95 = percentile(columns[words], 95)
+        if budget is None:
+            rows.append((words, pair(columns[words]), "", None))
+        elif isinstance(budget, str):
+            rows.append((words, pair(columns[words]), "p95 < " + budget.strip().split(" of ")[0],
+                         p95 < percentile(columns[budget], 95)))
+        else:
+            rows.append((words, pair(columns[words]), f"p95 ≤ {budget:.0f} ms", p95 <= budget))
+    return rows
 
 
 def main(argv=None):
@@ -689,14 +614,9 @@ def main(argv=None):
             got["prose"] = clicks(browser, url_prose, args.clicks)
         if "model" in run:
             got["model"] = model_change(browser, page_url + "?mode=model&s=" + MODEL_LETTERS)
-        if "position" in run:
-            got["position"] = position_change(browser, url200 + "&path=position&step=3", url200)
-        if "flash" in run:
-            got["flash"] = flash_change(browser, url200 + "&path=cost&step=6&flash=16", url200)
-        if "pattern" in run:
-            got["pattern"] = pattern_change(browser, url200 + "&path=cost&step=3", url200)
-        if "writing" in run:
-            got["writing"] = generate_change(browser, page_url + "?mode=model&generate=20&s=" + GENERATE_LETTERS)
+        for group, bench in LAB_BENCHES.items():
+            if group in run:
+                got[group] = lab_figures(browser, bench, page_url, url200)
         if "labopen" in run:
             got["labopen"] = lab_open(browser, page_url + "?embed=1&focus=1")
         for name in ("mask", "prose"):
@@ -788,13 +708,14 @@ def main(argv=None):
         ]
         figures.update(prose200_handler_p95_ms=percentile(prose["handler"], 95),
                        prose200_setting_p95_ms=percentile(prose["setting"], 95))
-    for name, label in (("position", "Setting change (position / offset), 200 words, the lab's step 3"),
-                        ("pattern", "Setting change (the cost lab's pattern), 200 words, its step 3"),
-                        ("flash", "Setting change (FlashAttention's B, 16 / 17), 200 words, the cost lab's step 6")):
-        if name in got:
-            times, mask = got[name]
-            rows += lab_rows(label, times, mask)
-            figures[f"{name}_over_mask_p95"] = round(percentile(times, 95) / percentile(mask, 95), 3)
+    for group, bench in LAB_BENCHES.items():
+        if group in got:
+            rows += lab_rows(bench, got[group])
+            times, mask = [c[0] for c in got[group][0]], got[group][1]
+            if mask is None:
+                figures[f"{group}_p95_ms"] = percentile(times, 95)
+            else:
+                figures[f"{group}_over_mask_p95"] = round(percentile(times, 95) / percentile(mask, 95), 3)
     if "model" in got:
         trained = got["model"]
         rows += [("Trained model, 40 tokens: a checkpoint's forward pass (p50 / p95)", pair(trained["forward"]),
@@ -802,11 +723,8 @@ def main(argv=None):
                   percentile(trained["forward"], 95) <= percentile(c200["setting"], 95) if c200 else None),
                  ("  the engine's whole move: forward pass, views, state", pair(trained["engine"]), "", None),
                  ("  until the answer is on the page", pair(trained["handler"]), "", None)]
-    if "writing" in got:
-        rows += generate_rows(got["writing"])
-        figures["writing20_p95_ms"] = percentile(got["writing"]["handler"], 95)
     if "labopen" in got:
-        rows += [("Opening a lab on a warm page (its tab; p50 / p95)", pair(got["labopen"]), "p95 ≤ 300 ms",
+        rows += [(f"Opening a lab on a warm page ({first_lab_tab()[1]}: its tab; p50 / p95)", pair(got["labopen"]), "p95 ≤ 300 ms",
                   percentile(got["labopen"], 95) <= 300)]
     if c12 and c200:
         rows += [("State JSON, 12 / 200 words", f"{c12['state_bytes'] / 1e3:.1f} / {c200['state_bytes'] / 1e3:.1f} kB",

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app import contract, i18n, lexicon, render, settings as schema  # noqa: E402
+from app import contract, i18n, labs, lexicon, render, settings as schema  # noqa: E402
 from app.views import registry  # noqa: E402
 from tools import early, runtime_names  # noqa: E402
 
@@ -190,7 +190,8 @@ def all_sources(root=ROOT):
     """Every .py file of app/ the page loads, relative to root, sorted."""
     found = (p.relative_to(root).as_posix() for p in (root / "app").rglob("*.py")
              if "__pycache__" not in p.parts and re.fullmatch(r"[A-Za-z_]\w*\.py", p.name))
-    return sorted(path for path in found if path not in OUTSIDE_THE_ARCHIVE)
+    return sorted(path for path in found if path not in OUTSIDE_THE_ARCHIVE
+                  and not (lab_of(path) and path.endswith(f"/{labs.BENCH_MODULE}.py")))
 
 
 def lab_of(path):

@@ -29,6 +29,9 @@ import os
 
 FOLDER = os.path.dirname(os.path.abspath(__file__))
 MODULE_ENDINGS = (".py", ".pyc")  # (.py files here, .pyc alone in the browser: tools/bytecode.mjs)
+# A lab's rows in `make bench` (its BENCH, `Bench`s): read by tools/bench.py on CPython, never in
+# the browser's archives (tools/build.py).
+BENCH_MODULE = "bench"
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -50,12 +53,46 @@ class Lab:
         """Its modules besides the manifest, by name ("app.labs.<id>.<module>"), sorted."""
         folder = os.path.join(FOLDER, self.id)
         names = {n.rsplit(".", 1)[0] for n in os.listdir(folder) if n.endswith(MODULE_ENDINGS)}
-        return tuple(f"app.labs.{self.id}.{n}" for n in sorted(names) if not n.startswith("_"))
+        return tuple(f"app.labs.{self.id}.{n}" for n in sorted(names) if not n.startswith("_") and n != BENCH_MODULE)
 
     def function(self, where):
         """The function "module.function" names in this lab's folder (its module imported then)."""
         module, name = where.rsplit(".", 1)
         return getattr(importlib.import_module(f"app.labs.{self.id}.{module}"), name)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Bench:
+    """One of a lab's rows in `make bench`: one of its settings changed on its page (at 200 words),
+    until each answer is on the page, against the mask switched in turn on a page of its own at
+    200 words (tools/bench.py, `with_mask`: its p95 ÷ the mask's p95 ≤ 1.2), or alone against a
+    budget in ms."""
+    group: str  # its name for `make bench --only` (unique among the core's groups and the labs')
+    label: str  # the row's words
+    # What the 200-word page's address adds: the lab's step, its settings ("&path=…&step=3"); with
+    # `words200` False, the whole query of its page ("?mode=model&…").
+    query: str
+    # The body of `async (count) => {…}` run on that page: `count` changes, returning each one's
+    # time until its answer in ms (or, with `parts`, [that time, each part's figure]);
+    # `answered(test)` is in scope (a promise: the next state the page answers that passes `test`,
+    # a function of the state JSON).
+    script: str
+    block: int  # changes a turn, taken from the mask's in turn (one cycle of the script's changes)
+    words200: bool = True
+    # None: against the mask beside it (p95 ≤ 1.2 × its p95); a number of ms: alone, p95 ≤ it.
+    budget_ms: float | None = None
+    # The other figures each change gives, in order: (their row's words, the budget of their p95:
+    # None, a number of ms it stays under or at, or another part's words it stays under).
+    parts: tuple = ()
+
+
+def benches():
+    """Every lab's `Bench` rows (its bench.py's BENCH), lab after lab; CPython only."""
+    out = []
+    for lab in labs():
+        if os.path.exists(os.path.join(FOLDER, lab.id, BENCH_MODULE + ".py")):
+            out += importlib.import_module(f"app.labs.{lab.id}.{BENCH_MODULE}").BENCH
+    return tuple(out)
 
 
 PRESENT = set()  # the labs found here already (a lab's modules, once come, stay)
@@ -66,7 +103,7 @@ def present(lab_id):
     archive has been unpacked). Asked at every render: a lab found once is not looked for again."""
     if lab_id not in PRESENT:
         folder = os.path.join(FOLDER, lab_id)
-        if any(not n.startswith("_") and n.endswith(MODULE_ENDINGS) for n in os.listdir(folder)):
+        if any(not n.startswith(("_", BENCH_MODULE + ".")) and n.endswith(MODULE_ENDINGS) for n in os.listdir(folder)):
             PRESENT.add(lab_id)
     return lab_id in PRESENT
 

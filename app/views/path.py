@@ -2,7 +2,7 @@
 out to the explorer; the step's title, what it adds, one thing to try and its answer behind a
 disclosure. Empty in the explorer."""
 
-from app import model, path
+from app import glossary, model, path
 from app.i18n import STRINGS, text
 from app.views.html import esc
 
@@ -24,7 +24,9 @@ def render_path(settings, interactive=True, tokens=None, record=None):
 
     off = "" if interactive is True else " disabled"
     first, last = (" disabled" if number == 1 else off), (" disabled" if number == count else off)
-    tried, answered = try_and_answer(settings, tokens, record)
+    seen = set()
+    explained = glossary.link(own("text"), lang, seen)
+    tried, answered = linked_try_and_answer(settings, tokens, record, seen)
     return (
         f'<div class="path-bar" role="group" aria-label="{say("path_bar_aria")}">'
         f'<span class="path-name">{say(way.prefix + "name")}</span>'
@@ -35,13 +37,41 @@ def render_path(settings, interactive=True, tokens=None, record=None):
         f'<button type="button" id="step-next"{last}>{say("path_next")}<span aria-hidden="true"> →</span></button>'
         f'<button type="button" class="secondary" id="step-exit"{off}>{say("path_exit")}</button></div>'
         f'<h2 id="path-title" tabindex="-1">{number}. {own("title")}</h2>'
-        f'<p class="path-text">{own("text")}</p>'
+        f'<p class="path-text">{explained}</p>'
         f'<div class="path-try"><p><strong>{say("path_try")}</strong> <span id="path-try-text">'
-        f'{esc(tried)}</span></p>'
+        f'{tried}</span></p>'
         f'<details><summary>{say("path_answer")}</summary><p id="path-answer">'
-        f'{esc(answered)}</p></details></div>'
-        + (render_end(lang, off, way.prefix) if number == count else "")
+        f'{answered}</p></details></div>'
+        + (render_end(lang, off, way.prefix, seen, settings.mode == "model") if number == count else "")
+        + render_glossary(lang)
     )
+
+
+def linked_try_and_answer(settings, tokens, record, seen):
+    """`try_and_answer` as HTML, each term's first use on the step (after those in `seen`: the
+    step's text) a link to its glossary entry (app/glossary.py)."""
+    lang = settings.lang
+    if not seen:  # (the step's text comes first: its terms are linked there)
+        glossary.link(esc(text(lang, path.step_key(settings.step, "text", settings.path))), lang, seen)
+    tried, answered = try_and_answer(settings, tokens, record)
+    return glossary.link(esc(tried), lang, seen), glossary.link(esc(answered), lang, seen)
+
+
+def render_glossary(lang):
+    """The glossary under the step, closed: each term, its definition and the step that shows it
+    (a link the page follows without loading again: static/page.js)."""
+    items = []
+    for term in glossary.entries(lang):
+        where = ""
+        if term.where:
+            way = path.path_of(term.where[0])
+            title = text(lang, path.step_key(term.where[1], "title", way.id))
+            where = (f' <a class="go" href="{glossary.address(term, lang)}">'
+                     f'{esc(text(lang, "glossary_where", n=term.where[1], path=text(lang, way.prefix + "name"), title=title))}</a>')
+        items.append(f'<dt id="term-{term.id}" tabindex="-1">{esc(term.words[lang][0])}</dt>'
+                     f'<dd>{esc(term.text[lang])}{where}</dd>')
+    return (f'<details class="glossary" id="glossary"><summary>{esc(text(lang, "glossary"))}</summary>'
+            f'<dl>{"".join(items)}</dl></details>')
 
 
 def try_and_answer(settings, tokens, record):
@@ -56,12 +86,15 @@ def try_and_answer(settings, tokens, record):
     return tried, text(lang, path.step_key(number, "answer", way.id))
 
 
-def render_end(lang, off="", prefix="path_"):
-    """The path's last words (its string <prefix>end, if it has one: what it went through), and the
-    ways on (the explorer, the trained model: not where its files were found left out, app/model.py)."""
+def render_end(lang, off="", prefix="path_", seen=None, in_model=False):
+    """The path's last words (its string <prefix>end, if it has one: what it went through; a term
+    not in `seen` a link to its glossary entry), and the ways on: the explorer, and the trained model
+    unless the last step is in it already (`in_model`: the explorer is then the model's) or its
+    files were found left out of this copy (app/model.py)."""
     summary = STRINGS[lang].get(prefix + "end")
-    to_model = "" if model.left_out() else (
+    said = "" if summary is None else glossary.link(esc(summary), lang, set() if seen is None else seen)
+    to_model = "" if in_model or model.left_out() else (
         f' <button type="button" class="secondary" id="path-end-model"{off}>{esc(text(lang, "path_end_model"))}</button>')
-    return (f'<div class="path-end">{"" if summary is None else f"<p>{esc(summary)}</p>"}'
+    return (f'<div class="path-end">{"" if summary is None else f"<p>{said}</p>"}'
             f'<p class="path-end-ways"><button type="button" id="path-end-exit"{off}>{esc(text(lang, "path_end_explore"))}'
             f'</button>{to_model}</p></div>')

@@ -22,7 +22,8 @@ from app.views import registry
 from app.labs.generation.views import inline_caption
 
 STEPS = (
-    path.Step(id="letter", shows=("generation",), mode="model"),
+    # (it opens on the letters its task names, where nothing was typed)
+    path.Step(id="letter", shows=("generation",), mode="model", example=("a b c d e f g h a b c", 11)),
     path.Step(id="cache", shows=("generation", "generation-cost"), mode="model"),
     path.Step(id="saves", shows=("generation", "generation-cost", "cache-sizes"), mode="model"),
     path.Step(id="shared", shows=("shared-keys", "cache-sizes"), mode="sentence"),
@@ -38,8 +39,8 @@ registry.add_strings({
         P + "letter_text": ("Un modello che genera scrive una lettera (un token) alla volta: sceglie la più probabile, "
                             "la aggiunge al testo e ricomincia. Qui il modello addestrato della pagina fa proprio "
                             "questo."),
-        P + "letter_try": ("Scrivi «a b c d e f g h a b c» e premi «Scrivi una lettera» cinque volte. Guarda quale "
-                           "testa spiega ogni lettera."),
+        P + "letter_try": ("Con le lettere «a b c d e f g h a b c» premi «Scrivi una lettera» cinque volte. Guarda "
+                           "quale testa spiega ogni lettera."),
         P + "letter_answer": ("Scrive «d e f g h»: la testa di induzione ({head}) guarda la lettera che "
                               "seguiva la comparsa precedente di quella appena letta, e il modello la copia."),
         P + "cache_title": "La cache",
@@ -102,8 +103,8 @@ registry.add_strings({
         P + "letter_title": "One letter at a time",
         P + "letter_text": ("A generating model writes one letter (one token) at a time: it picks the most likely, "
                             "appends it to the text and starts again. Here the page's trained model does just that."),
-        P + "letter_try": ("Type “a b c d e f g h a b c” and press “Write one letter” five times. See which head "
-                           "explains each letter."),
+        P + "letter_try": ("With the letters “a b c d e f g h a b c”, press “Write one letter” five times. See which "
+                           "head explains each letter."),
         P + "letter_answer": ("It writes “d e f g h”: the induction head ({head}) looks at the letter that "
                               "followed the earlier occurrence of the one just read, and the model copies it."),
         P + "cache_title": "The cache",

@@ -49,6 +49,10 @@ STRINGS = {
                         "barra si muove: prova un'altra parola."),
         "kv_edited_unused": ("Le modifiche a W_K e W_V di «{head}» non contano ora: usa quelle di «{first}», la prima "
                              "testa del suo gruppo. Per questo le sue barre possono cambiare."),
+        "kv_edited_alone": ("Con g = 4 ogni testa usa le sue chiavi: quelle cambiate di «{head}» non arrivano a nessun'altra "
+                            "testa, e nessuna barra delle altre si muove. Scegli 2 o 1 e le condivide il suo gruppo."),
+        "kv_own_reset": ("Il bottone non è premuto: cambiare testa rimette W_Q, W_K e W_V progettate, perché le "
+                         "modifiche sono della testa attiva. Premerlo rende di nuovo attiva «{head}»."),
         "kv_own": "Chiavi di «{head}» senza il tratto «rimando»",
         "kv_own_help": ("Premuto, il bottone cambia W_K di «{head}»: le sue chiavi perdono l'ultimo numero della carta "
                         "(premuto di nuovo, torna quella progettata). Le sue barre quasi non si muovono; guarda cosa "
@@ -112,6 +116,10 @@ STRINGS = {
                         "another word."),
         "kv_edited_unused": ("The edits to the W_K and W_V of “{head}” do not count now: it uses those of “{first}”, "
                              "the first head of its group. That is why its bars may change."),
+        "kv_edited_alone": ("With g = 4 each head uses its own keys: the changed keys of “{head}” reach no other head, "
+                            "and none of the others' bars moves. Choose 2 or 1 and its group shares them."),
+        "kv_own_reset": ("The button is not pressed: changing the head brings back the designed W_Q, W_K and W_V, "
+                         "since edits belong to the active head. Pressing it makes “{head}” active again."),
         "kv_own": "Keys of “{head}” without the pointer feature",
         "kv_own_help": ("Pressed, the button changes the W_K of “{head}”: its keys lose the card's last number "
                         "(pressed again, the designed one is back). Its bars hardly move; see what happens to the "
@@ -191,9 +199,14 @@ def kv_controls(shared, lang):
     t = lambda key, **kw: esc(text(lang, key, **kw))  # noqa: E731
     first = heads.HEADS[0].id
     on = shared.own_keys
-    button = (f'<p class="kv-own"><button type="button" id="kv-own" class="secondary" aria-pressed="{"true" if on else "false"}">'
-              f'{t("kv_own", head=text(lang, "head_name_" + first))}</button> '
-              f'<span class="hint">{t("kv_own_help", head=text(lang, "head_name_" + first))}</span></p>')
+    # (pressed, it looks as the page's main buttons do, with a tick: not only aria-pressed says so)
+    look = "" if on else ' class="secondary"'
+    tick = '<span aria-hidden="true">✓ </span>' if on else ""
+    name = text(lang, "head_name_" + first)
+    reset = f' <span class="hint kv-own-reset">{t("kv_own_reset", head=name)}</span>' if shared.head != 0 else ""
+    button = (f'<p class="kv-own"><button type="button" id="kv-own"{look} aria-pressed="{"true" if on else "false"}">'
+              f'{tick}{t("kv_own", head=name)}</button> <span class="hint">{t("kv_own_help", head=name)}</span>'
+              f'{reset}</p>')
     return kv_radios(shared.kv_heads, "kv_legend", "kv_choice_", lang) + button
 
 
@@ -244,6 +257,8 @@ def render_shared(row, tokens, lang, word=None):
         notes = [t("kv_edited_unused", head=head_name(shared.head, lang), first=head_name(first, lang))]
     elif spread:
         notes = [t("kv_changed" if changed else "kv_row_same", word=tokens[i].text)]
+    elif shared.edited and shared.kv_heads == H:
+        notes = [t("kv_edited_alone", head=head_name(shared.head, lang))]
     else:
         notes = [t("kv_same")]
     return (f'<h2>{t("kv_heading")}</h2><p>{t("kv_intro")}</p>' + kv_controls(shared, lang)

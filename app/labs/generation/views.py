@@ -92,8 +92,8 @@ STRINGS = {
         "gen_col_value": "Valore",
         # real models
         "gen_real_heading": "La cache dei modelli veri",
-        "gen_real_help": ("Numeri per token = strati · (numeri salvati per token e strato); byte in float16. "
-                          "Le fonti sono in docs/generation.md."),
+        "gen_real_help": "Numeri per token = strati · (numeri salvati per token e strato); byte in float16.",
+        "gen_real_sources": "Fonti (si aprono in una nuova scheda):",
         "gen_col_model": "Modello",
         "gen_col_per_token": "Numeri per token",
         "gen_col_at": "{n} token",
@@ -175,8 +175,8 @@ STRINGS = {
         "gen_col_quantity": "Quantity",
         "gen_col_value": "Value",
         "gen_real_heading": "The cache of real models",
-        "gen_real_help": ("Numbers a token = layers · (numbers kept a token and layer); bytes in float16. The sources "
-                          "are in docs/generation.md."),
+        "gen_real_help": "Numbers a token = layers · (numbers kept a token and layer); bytes in float16.",
+        "gen_real_sources": "Sources (they open in a new tab):",
         "gen_col_model": "Model",
         "gen_col_per_token": "Numbers a token",
         "gen_col_at": "{n} tokens",
@@ -448,6 +448,15 @@ REAL = (
     ("gen_real_deepseek", 60, 512 + 64),
 )
 LENGTHS = (1_000, 100_000)
+# Where each real model's numbers come from (docs/generation.md quotes what each says): its name,
+# and the address a student can open.
+SOURCES = (
+    ("GPT-2", "https://huggingface.co/openai-community/gpt2"),
+    ("Llama 2", "https://arxiv.org/abs/2307.09288"),
+    ("Llama-2-70b", "https://huggingface.co/meta-llama/Llama-2-70b-hf"),
+    ("GQA", "https://arxiv.org/abs/2305.13245"),
+    ("DeepSeek-V2", "https://arxiv.org/abs/2405.04434"),
+)
 
 
 def real_rows():
@@ -485,7 +494,10 @@ def render_sizes(ctx):
              f'<div class="table-wrap" role="region" tabindex="0" aria-label="{t("gen_real_heading")}">'
              f'<table class="steps gen-real"><thead><tr><th scope="col">{t("gen_col_model")}</th>'
              f'<th scope="col">{t("gen_col_per_token")}</th>{columns}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
-             f'</div><p class="note">{t("gen_real_note")}</p>')
+             f'</div><p class="note">{t("gen_real_note")}</p>'
+             f'<p class="note sources">{t("gen_real_sources")} '
+             + " · ".join(f'<a href="{esc(url)}" target="_blank" rel="noopener noreferrer">{esc(name)}</a>'
+                          for name, url in SOURCES) + "</p>")
     return registry.section("cache-sizes", inner, "cache-sizes", view=False)
 
 

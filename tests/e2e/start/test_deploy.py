@@ -266,6 +266,25 @@ def test_bundle_on_a_plain_host_under_a_sub_path(browser, plain_host, workers):
     context.close()
 
 
+def test_a_lab_once_opened_is_kept_by_the_service_worker_and_comes_offline(browser, plain_host):
+    """On a plain host with the service worker, a lab's archive fetched when the cost path is opened
+    is kept by it, and is its answer, the same bytes, once the network is gone."""
+    origin, counter = plain_host
+    base = origin + "/course/week3/attention-explorer/"
+    context, page = open_page(browser, origin + "/", "course/week3/attention-explorer/" + QUERY + "&path=cost&step=1",
+                              service_workers="allow")
+    wait_ready(page)
+    assert page.evaluate("!!navigator.serviceWorker.controller")
+    assert any(p.endswith("/app/labs/cost.zip") for p in counter.paths)
+    kept = page.evaluate("caches.open('attention-explorer-labs').then(c => c.keys()).then(k => k.map(r => r.url))")
+    assert kept == [base + "app/labs/cost.zip"]
+    context.set_offline(True)
+    size = page.evaluate("fetch('app/labs/cost.zip').then(r => r.arrayBuffer()).then(b => b.byteLength)")
+    context.set_offline(False)
+    assert size > 0 and size == len(Path(__file__).resolve().parents[3].joinpath("app/labs/cost.zip").read_bytes())
+    context.close()
+
+
 def test_bundle_on_a_plain_host_answers_before_python_with_the_small_file(browser, plain_host):
     """Deployed where nothing is compressed, a word click before Python is answered from the page
     alone, and a switch's early answer comes as early.json.gz (a tenth of the bytes)."""

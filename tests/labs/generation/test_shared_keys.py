@@ -222,3 +222,21 @@ def test_leaving_the_steps_takes_away_what_only_they_could_change():
     assert schema.BY_ATTR["step"].apply(window, None, change).window is None
     explorer, _ = schema.parse_params({"mode": ["model"], "window": ["3"], "kv_heads": ["1"]}, LEXICONS)
     assert (explorer.window, explorer.kv_heads) == (3, 1)  # (a teacher's link keeps both)
+
+
+def test_the_keys_button_looks_pressed_and_g4_says_why_no_other_bar_moves():
+    """Pressed (the first head's keys without the pointer feature), the button loses its secondary look
+    and shows a tick; with g = 4 the note says no other head reads those keys (and not that every W_K is
+    the identity); with another head active, the view says why the button is up."""
+    no_pointer = "1,0,0,0;0,1,0,0;0,0,1,0;0,0,0,0"
+    _, _, record, html = step_html(4, lang="en", kv_heads=4, head=0, wk=no_pointer, focus=1)
+    button = re.search(r'<button type="button" id="kv-own"[^>]*>.*?</button>', html, re.S).group(0)
+    assert 'aria-pressed="true"' in button and "secondary" not in button and "✓" in button
+    for h in (1, 2, 3):  # (no other head reads the edited keys: numpy's own, head by head)
+        assert record.head_records[h].weights == record.parts["shared"].own[h].weights
+    section = plain(re.search(r'<section id="view-shared-keys".*?</section>', html, re.S).group(0))
+    assert "With g = 4 each head uses its own keys" in section and "W_K = W_V = identity" not in section
+    _, _, _, html = step_html(4, lang="en", kv_heads=4, head=2, focus=1)
+    button = re.search(r'<button type="button" id="kv-own"[^>]*>.*?</button>', html, re.S).group(0)
+    assert 'aria-pressed="false"' in button and 'class="secondary"' in button
+    assert "changing the head brings back the designed W_Q, W_K and W_V" in plain(html)
