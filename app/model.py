@@ -15,7 +15,9 @@ every intermediate, as app/attention.py does for the designed heads:
 
 The files load only when the page is in this mode: in the browser's engine (a Web Worker)
 with a synchronous request to `../model/` beside the page (it blocks only the worker), on
-CPython (the command line, tests, the build) from the repository's `model/` folder.
+CPython (the command line, tests, the build) from the repository's `model/` folder. A copy of
+the page made without them (a SCORM package: tools/scorm.py) says so in its own file list,
+files.json beside the page: a file it does not list is `LeftOut`, not a failed download.
 """
 
 import base64
@@ -39,26 +41,74 @@ class Unavailable(Exception):
     """The model's files could not be read (offline, or a deployment without them)."""
 
 
+class LeftOut(Unavailable):
+    """The model's files are not in this copy of the page at all: its file list (files.json, the
+    bundle's or a SCORM package's) does not name them. The page says so, not "try again"."""
+
+
+FILE_LIST = "files.json"  # the list a copy of the page writes of its files (tools/bundle.py, FILE_LIST)
+_left_out = []  # [True] once this copy's file list was found without the model's files
+
+
+def left_out():
+    """True once the model's files were found missing from this copy's own file list: the page
+    then no longer offers the model as if it were there (app/views/controls.py)."""
+    return bool(_left_out)
+
+
+def unavailable_key():
+    """The string that says why model mode shows nothing: left out of this copy, or not read."""
+    return "model_left_out" if left_out() else "model_unavailable"
+
+
 # -- files ----------------------------------------------------------------------------------
 
+def _fetch(path):
+    """(status, text) of `path`, relative to the deployment's folder (the browser's engine only)."""
+    import js  # the engine's worker: a synchronous request blocks only the worker
+    try:  # (the deployment's folder, as static/engine.js says it)
+        request = js.XMLHttpRequest.new()
+        request.open("GET", js.URL.new(path, js.attentionExplorer.root).href, False)
+        request.send()
+        return request.status, request.responseText
+    except Exception as error:  # noqa: BLE001 - an address or a network error, whatever the browser calls it
+        raise Unavailable(path) from error
+
+
+def _not_listed(name, listing):
+    """Raise LeftOut when `listing` (the text of files.json, or None) lists no model/<name>."""
+    try:
+        files = json.loads(listing)["files"] if listing is not None else None
+    except (ValueError, KeyError, TypeError):
+        files = None
+    if isinstance(files, list) and "model/" + name not in files:
+        _left_out[:] = [True]
+        raise LeftOut(name)
+
+
 def _read(name):
-    """The text of model/<name>: fetched beside the page in the browser, read from disk on CPython."""
+    """The text of model/<name>: fetched beside the page in the browser, read from disk on CPython.
+    A file the copy's own list (files.json) leaves out raises LeftOut; any other failure, Unavailable."""
     if sys.platform == "emscripten":
-        import js  # the engine's worker: a synchronous request blocks only the worker
-        try:  # (the deployment's folder, as static/engine.js says it)
-            request = js.XMLHttpRequest.new()
-            request.open("GET", js.URL.new("model/" + name, js.attentionExplorer.root).href, False)
-            request.send()
-            status, body = request.status, request.responseText
-        except Exception as error:  # noqa: BLE001 - an address or a network error, whatever the browser calls it
-            raise Unavailable(name) from error
+        status, body = _fetch("model/" + name)
         if status != 200:
+            try:
+                listed_status, listing = _fetch(FILE_LIST)
+            except Unavailable:
+                listed_status, listing = 0, None
+            _not_listed(name, listing if listed_status == 200 else None)
             raise Unavailable(f"{name}: {status}")
         return body
     try:
         with open(os.path.join(FOLDER, name), encoding="utf-8") as f:
             return f.read()
     except OSError as error:
+        try:
+            with open(os.path.join(os.path.dirname(FOLDER), FILE_LIST), encoding="utf-8") as f:
+                listing = f.read()
+        except OSError:
+            listing = None
+        _not_listed(name, listing)
         raise Unavailable(name) from error
 
 

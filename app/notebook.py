@@ -137,7 +137,8 @@ class Exploration:
         from app.views import model as views
         lang, record, focus = self.settings.lang, self.record, self.settings.focus
         if record is None:
-            return f'<p class="prompt">{esc(text(lang, "model_unavailable"))}</p>'
+            from app import model
+            return f'<p class="prompt">{esc(text(lang, model.unavailable_key()))}</p>'
         letters = _WORD_RADIO.sub("", views.render_tokens([t.text for t in self.tokens], focus, lang, False))
         if focus is not None:
             letters = letters.replace(f'" data-index="{focus}"', f' selected" data-index="{focus}"', 1)

@@ -148,7 +148,7 @@ class Page:
             region("controls").innerHTML = render.render_controls(settings)
             region("settings").innerHTML = render.render_settings(settings)
             region("share").innerHTML = render.render_share(lang, True, settings.mode, settings.lock)
-            region("about").innerHTML = render.render_about(lang, True, settings.mode)
+            region("about").innerHTML = render.render_about(lang, True, settings.mode, settings.lock)
             region("path").innerHTML = render.render_path(settings, True, tokens, record)
             shows = path.shows(settings.step, settings.path)  # (a step hides what it does not add: style.css)
             if shows is None:

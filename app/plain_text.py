@@ -147,7 +147,7 @@ def model_text(settings, record):
     from app.views import model as views
     lang = settings.lang
     if record is None:
-        return [i18n.text(lang, "model_unavailable")]
+        return [i18n.text(lang, model.unavailable_key())]
     config = model.config(record.model.variant)
     training = views.render_training(config, record.step, lang, curve=False)
     heads = [f"<h3>{views.esc(views.head_caption(record, layer, head, lang))}</h3>"

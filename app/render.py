@@ -172,7 +172,7 @@ def render_app(settings, tokens, record, row, notes=(), problems=(), interactive
         f'{render_analysis(settings, tokens, record, row, interactive)}</div>'
         f'<section id="editor" class="editor">{render_edits(settings, tokens, record, interactive)}</section>'
         f'<section id="share" class="share">{render_share(lang, interactive, settings.mode, settings.lock)}</section>'
-        f'<section id="about" class="about">{render_about(lang, interactive, settings.mode)}</section>'
+        f'<section id="about" class="about">{render_about(lang, interactive, settings.mode, settings.lock)}</section>'
     )
 
 

@@ -1,15 +1,20 @@
 /* Attention Explorer: the page's package button, without a server. The browser builds a zip of the
    page's own files (the list the bundle writes of itself, files.json: tools/bundle.py): a SCORM
-   1.2 or 2004 package of the exercise on screen (the same imsmanifest.xml as tools/scorm.py's), or
-   the plain folder `make bundle` writes. It fetches each file, stores the compressed ones as they
-   are (STORED), deflates the rest (CompressionStream "deflate-raw"; stored too where the browser
-   has none), and writes the zip itself: local headers, CRC-32, central directory.
+   1.2 or 2004 package of the exercise on screen (the same files, imsmanifest.xml and files.json as
+   tools/scorm.py's: the bundle less LEFT_OUT, launched with scorm=<its version>), or the plain
+   folder `make bundle` writes. It fetches each file, stores the compressed ones as they are
+   (STORED), deflates the rest (CompressionStream "deflate-raw"; stored too where the browser has
+   none), and writes the zip itself: local headers, CRC-32, central directory.
    static/page.js loads this file the first time the button is pressed (its helper `package`).
    Also a CommonJS module for the tests (tests/js/package.test.mjs). Plain JavaScript. */
 (function (global) {
   "use strict";
 
   var STORED = [".gz", ".br"];  /* compressed already: stored as they are (tools/scorm.py, STORED) */
+  /* What a package leaves out of the bundle: the .gz copies sw.js serves, the trained model's files
+     (tools/scorm.py, LEFT_OUT: the same pattern, and why). */
+  var LEFT_OUT = /^(vendor\/pyodide-[^\/]+\/.+\.gz|app\/main\.py\.gz|lexicon\/.+\.txt\.gz|model\/.+)$/;
+  var FILE_LIST = "files.json";
   var LAUNCH = "index.html", TITLE = "Attention Explorer";
   var NAMESPACES = {
     "1.2": [["", "http://www.imsproject.org/xsd/imscp_rootv1p1p2"], ["adlcp", "http://www.adlnet.org/xsd/adlcp_rootv1p2"]],
@@ -66,6 +71,25 @@
       "  <resources>\n" +
       '    <resource identifier="sco" type="webcontent" ' + SCORM_TYPE[version] + '="sco" href="' + LAUNCH + '">\n' +
       entries + "\n    </resource>\n  </resources>\n</manifest>\n";
+  }
+
+  /* The files of a package made from the bundle's list `files`. */
+  function packageFiles(files) {
+    return files.filter(function (name) { return !LEFT_OUT.test(name); });
+  }
+  /* The text of a package's files.json, as Python's json.dumps(…, indent=0) writes the bundle's
+     (non-ASCII characters as \uXXXX). */
+  function fileList(files) {
+    var quote = function (name) {
+      return JSON.stringify(name).replace(/[\u007f-\uffff]/g, function (c) {
+        return "\\u" + ("000" + c.charCodeAt(0).toString(16)).slice(-4);
+      });
+    };
+    return '{\n"files": [\n' + files.map(quote).join(",\n") + "\n]\n}\n";
+  }
+  /* The launch's parameters of a package of `version`: the exercise's, then scorm=<version>. */
+  function launchParameters(parameters, version) {
+    return parameters + (parameters.length > 1 ? "&" : "") + "scorm=" + version;
   }
 
   /* -- the zip ------------------------------------------------------------------------- */
@@ -162,12 +186,15 @@
       if (!r.ok) throw new Error("files.json: " + r.status);
       return r.json();
     }).then(function (list) {
-      var files = list.files, total = files.length, done = 0, entries = new Array(total), next = 0;
-      var prefix = kind === "bundle" ? "attention-explorer/" : "";
+      var bundle = kind === "bundle", files = bundle ? list.files : packageFiles(list.files);
+      var total = files.length, done = 0, entries = new Array(total), next = 0;
+      var prefix = bundle ? "attention-explorer/" : "";
       function worker() {  /* a few files at a time: the network and the compressor overlap */
         if (next >= total) return Promise.resolve();
         var i = next++, name = files[i];
-        return fetchBytes(new URL(name, root).href).then(function (bytes) {
+        var bytes = !bundle && name === FILE_LIST ? Promise.resolve(new TextEncoder().encode(fileList(files)))
+          : fetchBytes(new URL(name, root).href);
+        return bytes.then(function (bytes) {
           return asGzip(name, bytes);
         }).then(function (bytes) {
           return entry(prefix + name, bytes);
@@ -179,10 +206,10 @@
         });
       }
       return Promise.all([worker(), worker(), worker(), worker()]).then(function () {
-        if (kind === "bundle") return { blob: zip(entries), name: "attention-explorer.zip" };
-        var data = new TextEncoder().encode(kind + parameters);
+        if (bundle) return { blob: zip(entries), name: "attention-explorer.zip" };
+        var launch = launchParameters(parameters, kind), data = new TextEncoder().encode(kind + launch);
         return crypto.subtle.digest("SHA-256", data).then(function (digest) {
-          var xml = new TextEncoder().encode(manifest(kind, files, parameters, hex(digest)));
+          var xml = new TextEncoder().encode(manifest(kind, files, launch, hex(digest)));
           return entry("imsmanifest.xml", xml).then(function (m) {
             return { blob: zip([m].concat(entries)),
                      name: kind === "1.2" ? "attention-explorer-scorm12.zip" : "attention-explorer-scorm2004.zip" };
@@ -192,7 +219,8 @@
     });
   }
 
-  var api = { crc32: crc32, manifest: manifest, entry: entry, zip: zip, build: build, STORED: STORED };
+  var api = { crc32: crc32, manifest: manifest, entry: entry, zip: zip, build: build, STORED: STORED,
+              packageFiles: packageFiles, fileList: fileList, launchParameters: launchParameters };
   if (typeof module === "object" && module.exports) module.exports = api;
   else (global.attentionExplorer = global.attentionExplorer || {}).packager = api;
 })(this);

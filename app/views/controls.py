@@ -33,12 +33,14 @@ def render_header(lang):
     )
 
 
-def render_about(lang, interactive=True, mode="sentence"):
+def render_about(lang, interactive=True, mode="sentence", locked=False):
     """What the page is and how to use it, after the views (the first screen is the sentence),
-    and the way to the trained model (model mode has its own way back)."""
+    and the way to the trained model (model mode has its own way back). Not in a graded exercise
+    (`locked`), which never leaves its sentence, nor in a copy of the page without the model's
+    files (app/model.py, left_out): no button there promises what it cannot show."""
     off = "" if interactive is True else " disabled"
     about = f'<h2>{esc(text(lang, "subtitle"))}</h2><p class="intro">{esc(text(lang, "intro"))}</p>'
-    if mode == "model":
+    if mode == "model" or locked or model.left_out():
         return about
     return (about + f'<p class="intro">{esc(text(lang, "about_model"))}</p>'
             f'<button type="button" class="secondary" id="model-start"{off}>{esc(text(lang, "mode_model"))}'
@@ -128,10 +130,12 @@ def temperature_slider(t, lang, off):
 
 
 def mode_choice(mode, lang, off):
-    """Sentence or matrix mode: two native radio buttons named after the setting."""
+    """Sentence, matrix or model mode: native radio buttons named after the setting (the model's
+    says it is not in this copy once its files were found left out: app/model.py)."""
     items = "".join(
         f'<label class="mode-choice"><input type="radio" name="mode" value="{m}"'
-        f'{" checked" if m == mode else ""}{off}> {esc(text(lang, "mode_" + m))}</label>'
+        f'{" checked" if m == mode else ""}{off}> '
+        f'{esc(text(lang, "mode_model_left_out" if m == "model" and model.left_out() else "mode_" + m))}</label>'
         for m in schema.MODES)
     return f'<fieldset class="modes"><legend>{esc(text(lang, "mode"))}</legend>{items}</fieldset>'
 

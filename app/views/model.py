@@ -301,7 +301,7 @@ def render_model_analysis(settings, record, interactive=True):
     mode draws (app/views/registry.py: those below, the heads' tables, and any declared for it)."""
     lang = settings.lang
     if record is None:
-        return f'<p class="note error" role="alert">{esc(text(lang, "model_unavailable"))}</p>'
+        return f'<p class="note error" role="alert">{esc(text(lang, model.unavailable_key()))}</p>'
     ctx = registry.Context(settings=settings, tokens=None, record=record, row=None, parts={}, interactive=interactive)
     return render_notes(record, lang) + registry.drawn(ctx, "model")
 

@@ -2,7 +2,7 @@
 out to the explorer; the step's title, what it adds, one thing to try and its answer behind a
 disclosure. Empty in the explorer."""
 
-from app import glossary, path
+from app import glossary, model, path
 from app.i18n import STRINGS, text
 from app.views.html import esc
 
@@ -89,10 +89,12 @@ def try_and_answer(settings, tokens, record):
 def render_end(lang, off="", prefix="path_", seen=None, in_model=False):
     """The path's last words (its string <prefix>end, if it has one: what it went through; a term
     not in `seen` a link to its glossary entry), and the ways on: the explorer, and the trained model
-    unless the last step is in it already (`in_model`: the explorer is then the model's)."""
+    unless the last step is in it already (`in_model`: the explorer is then the model's) or its
+    files were found left out of this copy (app/model.py)."""
     summary = STRINGS[lang].get(prefix + "end")
     said = "" if summary is None else glossary.link(esc(summary), lang, set() if seen is None else seen)
+    to_model = "" if in_model or model.left_out() else (
+        f' <button type="button" class="secondary" id="path-end-model"{off}>{esc(text(lang, "path_end_model"))}</button>')
     return (f'<div class="path-end">{"" if summary is None else f"<p>{said}</p>"}'
             f'<p class="path-end-ways"><button type="button" id="path-end-exit"{off}>{esc(text(lang, "path_end_explore"))}'
-            f'</button>' + ("" if in_model else f' <button type="button" class="secondary" id="path-end-model"{off}>'
-                                                f'{esc(text(lang, "path_end_model"))}</button>') + '</p></div>')
+            f'</button>{to_model}</p></div>')

@@ -2,7 +2,9 @@
 LMS side of the SCORM API, npm) in a host page of the same origin, the package unpacked and served
 with Moodle's file types, its launch page read from its manifest, in a frame or in a popup. The
 student answers guesses; the platform holds the score, the status and suspend_data, and a second
-launch with what it kept resumes the score."""
+launch with what it kept resumes the score. A platform offering both interfaces gets the package's
+own; a page put in the back-forward cache keeps its session; the package's page opened on its own
+says the trained model is not in it."""
 
 import functools
 import http.server
@@ -15,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import READY_TIMEOUT, new_context
+from tests.e2e.conftest import READY_TIMEOUT, more_settings, new_context, wait_state
 from tests.reference import W_Q, attention_row, lexicon_cards
 from tests.scorm_check import check_package
 from tools import scorm
@@ -67,16 +69,20 @@ class Platform:
             z.extractall(self.root / name)
         return f"{name}/{launch}"
 
-    def host(self, version, launch, kept=None, popup=False):
-        """A host page creating the API (loaded with what the platform `kept`) and launching the SCO
-        in a frame, or (`popup`) in a window it opens."""
+    def host(self, version, launch, kept=None, popup=False, both=False):
+        """A host page creating the API of `version` (loaded with what the platform `kept`; `both`:
+        the other version's too, as `window.other`) and launching the SCO in a frame, or (`popup`)
+        in a window it opens."""
         script, constructor, global_name = LMS[version]
+        other = LMS["2004" if version == "1.2" else "1.2"]
         launcher = (f"window.sco = window.open({json.dumps(launch)}, 'sco', 'width=1000,height=900');" if popup
                     else f"document.body.insertAdjacentHTML('beforeend', '<iframe id=\"sco\" title=\"SCO\" "
                          f"width=\"1000\" height=\"900\" src=' + {json.dumps(json.dumps(launch))} + '></iframe>');")
         html = (f'<!doctype html><meta charset="utf-8"><title>platform</title><body><script src="lms/{script}"></script>'
-                f"<script>window.{global_name} = new {constructor}({{logLevel: 5}});"
-                f"window.lms = window.{global_name}; window.commits = 0;"
+                + (f'<script src="lms/{other[0]}"></script>' if both else "")
+                + f"<script>window.{global_name} = new {constructor}({{logLevel: 5}});"
+                + (f"window.{other[2]} = new {other[1]}({{logLevel: 5}}); window.other = window.{other[2]};" if both else "")
+                + f"window.lms = window.{global_name}; window.commits = 0;"
                 f"window.lms.on({json.dumps('LMSCommit' if version == '1.2' else 'Commit')}, () => window.commits++);"
                 + (f"window.lms.loadFromJSON({json.dumps(kept)});" if kept else "")
                 + ("</script><button id=\"go\" onclick=\"" + launcher.replace('"', "&quot;") + "\">go</button>" if popup
@@ -133,12 +139,12 @@ def platform(tmp_path_factory, browser):
     context.close()
 
 
-def launch(platform, version, kept=None):
+def launch(platform, version, kept=None, both=False):
     place, launches, context = platform
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.goto(place.host(version, launches[version], kept))
+    page.goto(place.host(version, launches[version], kept, both=both))
     page.wait_for_function("document.getElementById('sco').contentDocument && "
                            "document.getElementById('sco').contentDocument.documentElement.dataset.state === 'ready'",
                            timeout=READY_TIMEOUT)
@@ -218,6 +224,122 @@ def test_a_popup_launch_finds_the_api_through_its_opener(platform, version):
     page.close()
 
 
+def raw_score(held, version):
+    return held["core"]["score"]["raw"] if version == "1.2" else held["score"]["raw"]
+
+
+@pytest.mark.parametrize("version", scorm.VERSIONS)
+def test_a_platform_offering_both_interfaces_gets_the_packages_own(platform, version):
+    """A platform that offers 1.2's `API` and 2004's `API_1484_11` at once (Saba does): the 1.2
+    package reports to `API` and the 2004 package to `API_1484_11` (its launch says scorm=1.2 or
+    scorm=2004); the other interface is never initialized."""
+    page, frame = launch(platform, version, both=True)
+    answer(frame, 5, right=True)
+    assert raw_score(cmi(page, version), version) == "100"
+    assert page.evaluate("window.lms.isInitialized()")
+    assert not page.evaluate("window.other.isInitialized()"), "the other version's interface was taken"
+    assert page.errors == []
+    page.close()
+
+
+def test_a_pagehide_into_the_back_forward_cache_does_not_end_the_session(platform):
+    """A pagehide with `persisted` set (the page put aside whole, in the back-forward cache) commits
+    what the page has but keeps the session open: an answer after the page comes back reaches the
+    platform; the frame's removal then finishes the session."""
+    page, frame = launch(platform, "1.2")
+    answer(frame, 5, right=True)
+    commits = page.evaluate("window.commits")
+    frame.evaluate("dispatchEvent(new PageTransitionEvent('pagehide', {persisted: true}))")
+    assert page.evaluate("window.commits") == commits + 1
+    assert not page.evaluate("window.lms.isTerminated()"), "a page in the back-forward cache ended its session"
+    frame.evaluate("dispatchEvent(new PageTransitionEvent('pageshow', {persisted: true}))")
+    answer(frame, 4, right=False)
+    held = cmi(page, "1.2")
+    assert held["core"]["score"]["raw"] == "50" and json.loads(held["suspend_data"])["t"] == 2
+    kept = finish(page)
+    assert json.loads(kept["suspend_data"])["t"] == 2
+    page.close()
+
+
+SCO_DOCUMENT = "document.getElementById('sco').contentDocument"
+
+
+def answer_from_the_host(page, word, choice):
+    """`answer`, driven from the host page through the frame's document (Playwright loses a frame
+    restored from the back-forward cache)."""
+    tried = page.evaluate(f"JSON.parse({SCO_DOCUMENT}.getElementById('attention-state').textContent).quiz.tried")
+    page.evaluate(f"{SCO_DOCUMENT}.querySelector('input[name=\"word\"][value=\"{word}\"]').click()")
+    page.wait_for_function(f"!!{SCO_DOCUMENT}.getElementById('guess-form')", timeout=20_000)
+    page.evaluate(f"{SCO_DOCUMENT}.querySelector('input[name=\"guess\"][value=\"{choice}\"]').click()")
+    page.evaluate(f"{SCO_DOCUMENT}.getElementById('guess-submit').click()")
+    page.wait_for_function(
+        f"JSON.parse({SCO_DOCUMENT}.getElementById('attention-state').textContent).quiz.tried > {tried}", timeout=20_000)
+
+
+def test_a_real_back_and_forward_keeps_the_session(platform):
+    """In a Chromium with its back-forward cache on (Playwright's own launch turns it off): the
+    student answers, the course page goes to another page and comes back from the cache (the
+    frame's pageshow says persisted); the session is still open and the next answer reaches the
+    platform."""
+    from tests.e2e.conftest import GUARD, SHARED
+    from tools.chromium import launch_options
+    place, launches, _ = platform
+    (place.root / "elsewhere.html").write_text("<!doctype html><title>elsewhere</title><p>another course page",
+                                               encoding="utf-8")
+    cached = SHARED["playwright"].chromium.launch(**launch_options(), ignore_default_args=["--disable-back-forward-cache"])
+    try:
+        context = GUARD.attach(cached.new_context(), place.url)
+        page = context.new_page()
+        page.goto(place.host("1.2", launches["1.2"]))
+        page.wait_for_function(f"{SCO_DOCUMENT} && {SCO_DOCUMENT}.documentElement.dataset.state === 'ready'",
+                               timeout=READY_TIMEOUT)
+        page.evaluate("window.stayed = true; window.shown = [];"
+                      "document.getElementById('sco').contentWindow.addEventListener('pageshow', e => shown.push(e.persisted))")
+        answer_from_the_host(page, 5, right_answer(5))
+        page.goto(place.url + "elsewhere.html")
+        page.go_back(wait_until="commit")  # (a page from the cache fires no load)
+        page.wait_for_function("window.stayed === true && window.shown.length === 1", timeout=20_000)
+        assert page.evaluate("window.shown") == [True], "the course page was not restored from the cache"
+        assert not page.evaluate("window.lms.isTerminated()")
+        wrong = next(v for v in range(6) if v != right_answer(4))
+        answer_from_the_host(page, 4, wrong)
+        held = cmi(page, "1.2")
+        assert held["core"]["score"]["raw"] == "50" and held["core"]["lesson_status"] == "incomplete"
+        GUARD.check(cached)
+        assert context.outside.urls == []
+    finally:
+        cached.close()
+
+
+def test_the_package_opened_unlocked_says_the_model_is_not_in_it(platform):
+    """The package's page opened on its own, unlocked: "A trained model" leads to a message, in
+    Italian then in English, that the trained model is not in this package (not the failed-download
+    one); the mode's choice says so from then on, and back in sentence mode the about text no
+    longer offers the model."""
+    place, _, context = platform
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(place.url + "sco12/index.html?" + f"s={SENTENCE}".replace(" ", "+"))
+    wait_ready(page)
+    page.click("#model-start")
+    wait_state(page, "s.mode === 'model'")
+    said = page.locator(".note.error[role=alert]")
+    assert said.text_content().startswith("Il modello addestrato non è in questo pacchetto")
+    assert "connessione" not in said.text_content()
+    assert "(non in questo pacchetto)" in page.locator("fieldset.modes").text_content()
+    page.locator('input[name="lang"][value="en"]').check()
+    wait_state(page, "s.lang === 'en'")
+    assert said.text_content().startswith("The trained model is not in this package")
+    assert "(not in this package)" in page.locator("fieldset.modes").text_content()
+    more_settings(page)
+    page.locator('input[name="mode"][value="sentence"]').check()
+    wait_state(page, "s.mode === 'sentence'")
+    assert page.locator("#model-start").count() == 0
+    assert errors == []
+    page.close()
+
+
 def test_with_no_api_the_page_is_todays(platform):
     """The same launch with no platform around (no API anywhere): no error, no message, a guess
     answered as on any exercise link."""
@@ -272,11 +394,14 @@ def test_the_pages_button_builds_a_package_a_platform_grades(platform, teacher, 
     assert teacher.locator("#package-progress").get_attribute("aria-label") == "Preparazione del pacchetto"
     said = download(teacher, "1.2", tmp_path / "button12.zip")
     assert "attention-explorer-scorm12.zip" in said and "Pacchetto scaricato" in said
+    assert (tmp_path / "button12.zip").stat().st_size <= 6_000_000
     launch_address = place.unpack(tmp_path / "button12.zip", "button12", "1.2")
     assert "questions=2" in launch_address and "lock=1" in launch_address and "quiz=1" in launch_address
+    assert launch_address.endswith("&scorm=1.2")
     with zipfile.ZipFile(tmp_path / "button12.zip") as z:
         files = json.loads(z.read("files.json"))["files"]
         assert sorted(set(z.namelist()) - {"imsmanifest.xml"}) == files
+        assert not any(name.startswith("model/") or name.endswith(".wasm.gz") for name in files)
         assert z.read("static/scorm.js") == (place.root / "sco12" / "static" / "scorm.js").read_bytes()
     page = context.new_page()
     page.goto(place.host("1.2", launch_address))
