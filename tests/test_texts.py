@@ -133,9 +133,11 @@ def test_the_training_slider_says_step_once(lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_model_modes_note_says_which_line_drops_where(lang):
     """The note names the dashed in-context line's fall between the kept steps around it, with
-    model.json's scores, and the loss's smaller step; the x axis marks 0, 1000, 2000 and 3000."""
+    model.json's scores, and the loss's smaller step; the x axis marks 0, 1000, 2000 and 3000 (with
+    the language's thousands mark)."""
     import json
     from pathlib import Path
+    from app.numbers import THOUSANDS
     from app.views import model as view
     config = json.loads((Path(__file__).resolve().parent.parent / "model" / "model.json").read_text())
     kept = {c["step"]: c for c in config["checkpoints"]}
@@ -147,4 +149,5 @@ def test_model_modes_note_says_which_line_drops_where(lang):
     assert abs(kept[900]["icl"] - kept[700]["icl"]) > 4 * abs(kept[900]["loss"] - kept[700]["loss"])
     curve = view.render_curve(config, 790, lang)
     ticks = re.findall(r'class="tick"[^>]*>([^<]*)</text>', curve)
-    assert [t.split()[-1] for t in ticks if t.split()[-1] in ("0", "1000", "2000", "3000")][-4:] == ["0", "1000", "2000", "3000"]
+    marks = [m.replace(",", THOUSANDS[lang]) for m in ("0", "1,000", "2,000", "3,000")]
+    assert [t for t in ticks if t in marks][-4:] == marks  # (after the 0 beside the y axis)
