@@ -73,6 +73,18 @@ STRINGS = {
                             "{lin}. A n = 100.000: {quad_big} contro {lin_big}."),
         "linear_off": "Scegli il pattern «lineare» per confrontarlo con la softmax.",
         "linear_none": "«{word}» non guarda nessuna parola.",
+        "heatmap_cost_window": ("{n} parole → {cells} punteggi calcolati; 1.000 parole → {big}: con la finestra ogni "
+                                "riga ha al più 2w + 1 = {row} celle, quindi il costo cresce come n (in modo lineare), "
+                                "non come n²."),
+        "heatmap_cost_local_global": ("{n} parole → {cells} punteggi calcolati; 1.000 parole → al più {big}: la finestra "
+                                      "dà al più 2w + 1 = {row} celle per riga; parole globali: {g}, ognuna con una riga e "
+                                      "una colonna intere (2n celle); con poche globali il costo cresce come n, non come n²."),
+        "heatmap_cost_bigbird": ("{n} parole → {cells} punteggi calcolati; 1.000 parole → al più {big}: la finestra dà "
+                                 "al più 2w + 1 = {row} celle per riga, il caso {r} chiavi per riga; parole globali: {g}, "
+                                 "ognuna con una riga e una colonna intere (2n celle); il costo cresce come n, non "
+                                 "come n²."),
+        "heatmap_cost_linear": ("{n} parole → {cells} pesi; ma senza softmax i prodotti si raggruppano come "
+                                "φ(Q)·(φ(K)ᵀ·V): n·d² invece di n²·d, il costo cresce come n, non come n²."),
     },
     "en": {
         "cost_legend": "Which cells to compute",
@@ -127,6 +139,16 @@ STRINGS = {
                             "{lin}. At n = 100,000: {quad_big} against {lin_big}."),
         "linear_off": "Choose the “linear” pattern to compare it with softmax.",
         "linear_none": "“{word}” looks at no word.",
+        "heatmap_cost_window": ("{n} words → {cells} scores computed; 1,000 words → {big}: under the window each row "
+                                "has at most 2w + 1 = {row} cells, so the cost grows like n (linearly), not like n²."),
+        "heatmap_cost_local_global": ("{n} words → {cells} scores computed; 1,000 words → at most {big}: the window "
+                                      "gives at most 2w + 1 = {row} cells a row; global words: {g}, each with a whole row "
+                                      "and column (2n cells); with few global words the cost grows like n, not like n²."),
+        "heatmap_cost_bigbird": ("{n} words → {cells} scores computed; 1,000 words → at most {big}: the window gives at "
+                                 "most 2w + 1 = {row} cells a row, chance {r} keys a row; global words: {g}, "
+                                 "each with a whole row and column (2n cells); the cost grows like n, not like n²."),
+        "heatmap_cost_linear": ("{n} words → {cells} weights; but without softmax the products can be grouped as "
+                                "φ(Q)·(φ(K)ᵀ·V): n·d² instead of n²·d, the cost grows like n, not like n²."),
     },
 }
 
@@ -223,6 +245,22 @@ def render_cost(ctx):
              + f'<div class="table-wrap" role="region" tabindex="0" aria-label="{t("cost_memory_caption")}">'
              + table(memory_columns, memory, t("cost_memory_caption"), class_="cost-memory") + "</div>")
     return registry.section("cost", inner, "cost-section", view=False)
+
+
+def cost_rule(settings, tokens=None, record=None):
+    """The record part the heatmap's cost line reads (app/views/heatmap.py, `cost_line`): the
+    pattern, its w, its global words and random keys as they apply, and the cells of its rule at
+    n = 1,000 (`patterns.cells_at`, with the sentence's mask and self rule)."""
+    named = patterns.named(settings.pattern, record.n_q, record.n_k, settings.window,
+                           schema.global_indices(settings), settings.random_keys)
+    return {"pattern": settings.pattern, "window": named["window"] or 0, "globals": len(named["global"]),
+            "random": named["random"] or 0,
+            "at_1000": patterns.cells_at(settings.pattern, 1000, window=settings.window, n_global=len(named["global"]),
+                                         random_keys=settings.random_keys, mask=settings.mask,
+                                         include_self=settings.include_self)}
+
+
+registry.add_record_part("cost_rule", cost_rule)
 
 
 def phi(vector):

