@@ -40,10 +40,15 @@ STRINGS = {
                      "matrice piena ha un milione di celle per testa; con centomila, dieci miliardi."),
         "cost_chart": ("Grafico su scale logaritmiche: celle calcolate al crescere di n, per il pattern scelto "
                        "e per quello pieno; il punto è questa frase."),
+        "cost_rule_differs": ("La riga evidenziata, n = {n}, conta le celle di questa frase una per una: {cells}. Le "
+                              "altre righe seguono la regola del pattern, che a n = {n} darebbe {rule}: conta intere la "
+                              "riga e la colonna di ogni parola globale, anche le celle che la finestra ha già, e r "
+                              "chiavi a caso in ogni riga, anche dove ne restano meno. Per questo è un limite superiore."),
         "cost_col_n": "n parole",
         "cost_col_pattern": "celle, {pattern}",
         "cost_col_full": "celle, piena (n²)",
-        "cost_caption": "Celle calcolate al crescere di n (regola del pattern; con parole globali, un limite superiore)",
+        "cost_caption": ("Celle calcolate al crescere di n (la riga di questa frase contata sulla sua matrice, le "
+                         "altre dalla regola del pattern; con parole globali, un limite superiore)"),
         "cost_memory_heading": "La memoria della matrice dei punteggi",
         "cost_memory_intro": "In float32, 4 byte per cella, per una testa di un livello:",
         "cost_col_bytes_full": "piena",
@@ -106,10 +111,15 @@ STRINGS = {
                      "full matrix has a million cells a head; with a hundred thousand, ten billion."),
         "cost_chart": ("Chart on log scales: the cells computed as n grows, for the chosen pattern and for the full "
                        "one; the dot is this sentence."),
+        "cost_rule_differs": ("The highlighted row, n = {n}, counts this sentence's cells one by one: {cells}. The "
+                              "other rows follow the pattern's rule, which at n = {n} would give {rule}: it counts each "
+                              "global word's row and column whole, also the cells the window already has, and r random "
+                              "keys in every row, also where fewer are left. So it is an upper bound."),
         "cost_col_n": "n words",
         "cost_col_pattern": "cells, {pattern}",
         "cost_col_full": "cells, full (n²)",
-        "cost_caption": "Cells computed as n grows (the pattern's rule; with global words, an upper bound)",
+        "cost_caption": ("Cells computed as n grows (this sentence's row counted on its matrix, the others by the "
+                         "pattern's rule; with global words, an upper bound)"),
         "cost_memory_heading": "The score matrix's memory",
         "cost_memory_intro": "In float32, 4 bytes a cell, for one head of one layer:",
         "cost_col_bytes_full": "full",
@@ -225,7 +235,10 @@ def render_cost(ctx):
     rule = dict(window=settings.window, n_global=len(registry_globals(settings)), random_keys=settings.random_keys,
                 mask=settings.mask, include_self=settings.include_self)
     shown = sorted({n, *POINTS})
-    points = [(m, patterns.cells_at(settings.pattern, m, **rule), m * m) for m in shown]
+    # The row of this sentence's n is its own matrix counted (the line above it and the dot say the
+    # same number); the others follow the rule, an upper bound with global words.
+    by_rule = patterns.cells_at(settings.pattern, n, **rule)
+    points = [(m, cells if m == n else patterns.cells_at(settings.pattern, m, **rule), m * m) for m in shown]
     name = text(lang, "cost_name_" + settings.pattern)
     rows = [(whole(m, lang), [whole(c, lang), whole(f, lang)], {"class_": "cost-here"} if m == n else {})
             for m, c, f in points]
@@ -238,6 +251,8 @@ def render_cost(ctx):
                       Column("pattern", t("cost_col_bytes_pattern", pattern=name))]
     inner = (f'<h2>{t("cost_heading")}</h2>'
              f'<p class="cost-now">{t("cost_now", n=n, cells=whole(cells, lang), full=whole(full, lang), pct=percent(cells / full, lang, "table"))}</p>'
+             + (f'<p class="cost-rule-note">{t("cost_rule_differs", n=n, cells=whole(cells, lang), rule=whole(by_rule, lang))}</p>'
+                if by_rule != cells else "")
              + chart(points, lang, (n, cells))
              + f'<div class="table-wrap" role="region" tabindex="0" aria-label="{t("cost_caption")}">'
              + table(columns, rows, t("cost_caption"), class_="cost-table") + "</div>"

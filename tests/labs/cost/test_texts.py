@@ -89,3 +89,31 @@ def test_under_full_the_cost_line_still_says_the_square(page_lexicons):
     """No pattern: 8 words → 64 scores, the square of the words."""
     line = element(page_html(EIGHT_EN + "&path=cost&step=1", page_lexicons), "heatmap-cost")
     assert line.startswith("8 words → 64 scores") and "square" in line
+
+
+def here_row(html):
+    """The cells of the cost table's highlighted row (this sentence's n)."""
+    match = re.search(r'<tr class="cost-here"[^>]*>(.*?)</tr>', html, re.S)
+    assert match, "no highlighted row"
+    return [plain(c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", match[1], re.S)]
+
+
+@pytest.mark.parametrize("lang, base, said", [("en", EIGHT_EN, "36 cells computed of 64"),
+                                              ("it", EIGHT_IT, "36 celle calcolate su 64")])
+def test_the_sentences_line_and_its_highlighted_row_say_one_number(lang, base, said, page_lexicons):
+    """Local + global, w = 2, the first word global, the word itself off, 8 words: by hand the
+    window's 2·(7 + 6) = 26 cells, and the global row and column add 5 each beyond the window: 36.
+    The line and the highlighted row both say 36; the rule's 26 + 2·8 = 42 is named as an upper
+    bound, with why."""
+    html = page_html(base + "&path=cost&step=5&pattern=local_global&window=2&global=0", page_lexicons)
+    assert said in plain(html)
+    assert here_row(html)[:2] == ["8", "36"]
+    note = element(html, "cost-rule-note")
+    assert "42" in note and "36" in note
+    assert ("upper bound" if lang == "en" else "limite superiore") in note
+
+
+def test_the_note_on_the_rule_is_not_there_when_the_rule_is_exact(page_lexicons):
+    """A window alone: the rule counts exactly (26 cells on 8 words, w = 2), one number, no note."""
+    html = page_html(EIGHT_EN + "&path=cost&step=5&pattern=window&window=2", page_lexicons)
+    assert here_row(html)[:2] == ["8", "26"] and "cost-rule-note" not in html
