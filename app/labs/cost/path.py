@@ -36,7 +36,9 @@ registry.add_strings({
         P + "memory_text": ("La matrice dei punteggi va tenuta in memoria: 4 byte per cella in float32. Guarda i byte "
                             "a mille, centomila e un milione di parole."),
         P + "memory_try": "Leggi la riga di n = 100.000 nella tabella della memoria.",
-        P + "memory_answer": "40 miliardi di byte per una testa di un livello: non sta in nessuna scheda grafica.",
+        P + "memory_answer": ("40 miliardi di byte, 40 GB, per una testa di un livello: metà di una GPU da data center "
+                              "da 80 GB come la NVIDIA H100. Ma un modello ha molte teste in molti livelli: con 16 teste "
+                              "e 16 livelli sono circa 10 TB, 128 di quelle GPU."),
         P + "window_title": "Una finestra",
         P + "window_text": ("Prima idea: ogni parola guarda solo le vicine, a distanza ≤ w (la finestra scorrevole di "
                             "Mistral). Le celle fuori finestra non si calcolano affatto."),
@@ -77,7 +79,9 @@ registry.add_strings({
         P + "memory_text": ("The score matrix must be held in memory: 4 bytes a cell in float32. See the bytes at a "
                             "thousand, a hundred thousand and a million words."),
         P + "memory_try": "Read the row n = 100,000 in the memory table.",
-        P + "memory_answer": "40 billion bytes for one head of one layer: no graphics card holds it.",
+        P + "memory_answer": ("40 billion bytes, 40 GB, for one head of one layer: half of an 80 GB data-centre GPU "
+                              "such as NVIDIA's H100. But a model has many heads in many layers: with 16 heads and 16 "
+                              "layers, about 10 TB, 128 of those GPUs."),
         P + "window_title": "A window",
         P + "window_text": ("First idea: each word looks only at its neighbours, at distance ≤ w (Mistral's sliding "
                             "window). The cells outside the window are not computed at all."),

@@ -117,3 +117,28 @@ def test_the_note_on_the_rule_is_not_there_when_the_rule_is_exact(page_lexicons)
     """A window alone: the rule counts exactly (26 cells on 8 words, w = 2), one number, no note."""
     html = page_html(EIGHT_EN + "&path=cost&step=5&pattern=window&window=2", page_lexicons)
     assert here_row(html)[:2] == ["8", "26"] and "cost-rule-note" not in html
+
+
+def answer_of(html):
+    """The text of the step's answer (hidden until asked for)."""
+    match = re.search(r'<p[^>]*id="path-answer"[^>]*>(.*?)</p>', html, re.S) or \
+        re.search(r'class="path-answer[^"]*"[^>]*>(.*?)</', html, re.S)
+    assert match, "no answer"
+    return plain(match[1])
+
+
+@pytest.mark.parametrize("lang, base, gpu", [("en", EIGHT_EN, "80 GB"), ("it", EIGHT_IT, "80 GB")])
+def test_the_memory_answer_compares_40_gb_with_an_80_gb_gpu(lang, base, gpu, page_lexicons):
+    """4 bytes · 100,000² = 40·10⁹ bytes = 40 GB: half of an 80 GB H100 (NVIDIA's page, cited in
+    docs/DESIGN.md); 16 heads · 16 layers · 40 GB / 80 GB = 128 GPUs. No claim that no card holds it."""
+    assert 4 * 100_000 ** 2 == 40 * 10 ** 9 and 16 * 16 * 40 // 80 == 128
+    answer = answer_of(page_html(base + "&path=cost&step=2", page_lexicons))
+    assert "40 GB" in answer and gpu in answer and "H100" in answer and "128" in answer
+    assert "no graphics card" not in answer and "nessuna scheda" not in answer
+
+
+def test_the_gpus_memory_is_cited_from_nvidias_page():
+    """docs/DESIGN.md names the vendor's page for the 80 GB the answer quotes."""
+    from pathlib import Path
+    design = (Path(__file__).parents[3] / "docs" / "DESIGN.md").read_text()
+    assert "https://docs.nvidia.com/launchpad/ai/h100-mig/latest/h100-mig-gpu.html" in design
