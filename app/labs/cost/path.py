@@ -40,8 +40,9 @@ registry.add_strings({
                               "da 80 GB come la NVIDIA H100. Ma un modello ha molte teste in molti livelli: con 16 teste "
                               "e 16 livelli sono circa 10 TB, 128 di quelle GPU."),
         P + "window_title": "Una finestra",
-        P + "window_text": ("Prima idea: ogni parola guarda solo le vicine, a distanza ≤ w (la finestra scorrevole di "
-                            "Mistral). Le celle fuori finestra non si calcolano affatto."),
+        P + "window_text": ("Prima idea: ogni parola guarda solo le vicine, a distanza ≤ w prima e dopo (la finestra "
+                            "a due lati di Longformer e BigBird; quella scorrevole di Mistral guarda solo la parola e le "
+                            "w prima). Le celle fuori finestra non si calcolano affatto."),
         P + "window_try": "Scegli «finestra» con w = 2, attiva «guarda sé stessa» e conta le celle calcolate.",
         P + "window_answer": ("Su {n} parole, con w = {w}, restano {cells} celle di {full}: crescono come n, non come "
                               "n². La parola stessa è una cella per riga: {n} in più o in meno."),
@@ -83,8 +84,9 @@ registry.add_strings({
                               "such as NVIDIA's H100. But a model has many heads in many layers: with 16 heads and 16 "
                               "layers, about 10 TB, 128 of those GPUs."),
         P + "window_title": "A window",
-        P + "window_text": ("First idea: each word looks only at its neighbours, at distance ≤ w (Mistral's sliding "
-                            "window). The cells outside the window are not computed at all."),
+        P + "window_text": ("First idea: each word looks only at its neighbours, at distance ≤ w before and after "
+                            "(Longformer's and BigBird's two-sided window; Mistral's sliding window sees only the word "
+                            "and the w before it). The cells outside the window are not computed at all."),
         P + "window_try": "Choose “window” with w = 2, turn on “looks at itself” and count the cells computed.",
         P + "window_answer": ("On {n} words, with w = {w}, {cells} cells of {full} are left: they grow like n, not n². "
                               "The word itself is one cell a row: {n} more or fewer."),

@@ -23,8 +23,9 @@ STRINGS = {
     "it": {
         "cost_legend": "Quali celle calcolare",
         "cost_full": "piena: ogni parola guarda ogni parola (il Transformer originale); costa n² prodotti.",
-        "cost_window": ("finestra: solo le parole a distanza ≤ w (la finestra scorrevole di Mistral); costa circa "
-                        "(2w + 1)·n, ma una parola non vede più lontano di w."),
+        "cost_window": ("finestra: solo le parole a distanza ≤ w, prima e dopo (la finestra a due lati di Longformer e "
+                        "BigBird); costa circa (2w + 1)·n, ma una parola non vede più lontano di w. Quella di Mistral "
+                        "ha un lato solo: la parola e le w prima."),
         "cost_local_global": ("locale + globali: la finestra e alcune parole globali che vedono e sono viste da tutte "
                               "(Longformer); le globali vanno scelte bene."),
         "cost_bigbird": ("BigBird: finestra, globali e qualche chiave a caso per riga; il caso collega parti lontane, "
@@ -94,8 +95,9 @@ STRINGS = {
     "en": {
         "cost_legend": "Which cells to compute",
         "cost_full": "full: every word looks at every word (the original Transformer); it costs n² products.",
-        "cost_window": ("window: only the words at distance ≤ w (Mistral's sliding window); it costs about "
-                        "(2w + 1)·n, but a word sees no farther than w."),
+        "cost_window": ("window: only the words at distance ≤ w, before and after (Longformer's and BigBird's "
+                        "two-sided window); it costs about (2w + 1)·n, but a word sees no farther than w. Mistral's "
+                        "is one-sided: the word and the w before it."),
         "cost_local_global": ("local + global: the window and a few global words that see and are seen by all "
                               "(Longformer); the global words must be chosen well."),
         "cost_bigbird": ("BigBird: window, globals and a few random keys a row; chance links far parts, but one "

@@ -142,3 +142,18 @@ def test_the_gpus_memory_is_cited_from_nvidias_page():
     from pathlib import Path
     design = (Path(__file__).parents[3] / "docs" / "DESIGN.md").read_text()
     assert "https://docs.nvidia.com/launchpad/ai/h100-mig/latest/h100-mig-gpu.html" in design
+
+
+@pytest.mark.parametrize("lang, base, two, one", [
+    ("en", EIGHT_EN, "Longformer's and BigBird's two-sided window", "the w before it"),
+    ("it", EIGHT_IT, "a due lati di Longformer e BigBird", "le w prima")])
+def test_the_two_sided_window_is_longformers_and_bigbirds_and_mistrals_is_one_sided(lang, base, two, one,
+                                                                                     page_lexicons):
+    """|i − j| ≤ w looks both ways: step 3's text and the window's choice name Longformer and BigBird
+    for it, and say Mistral's sees only the word and the w before it."""
+    html = page_html(base + "&path=cost&step=3&pattern=window", page_lexicons)
+    step = element(html, "path-text")
+    choice = plain(re.search(r'<label class="cost-choice"><input[^>]*value="window"[^>]*>(.*?)</label>', html, re.S)[1])
+    for said in (step, choice):
+        assert two in said and one in said
+        assert not re.search(r"Mistral's sliding window\)|finestra scorrevole di Mistral\)", said)
