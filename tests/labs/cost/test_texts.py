@@ -157,3 +157,23 @@ def test_the_two_sided_window_is_longformers_and_bigbirds_and_mistrals_is_one_si
     for said in (step, choice):
         assert two in said and one in said
         assert not re.search(r"Mistral's sliding window\)|finestra scorrevole di Mistral\)", said)
+
+
+def headers(html, css_class):
+    """The column headers of the table with class `css_class`."""
+    match = re.search(rf'<table class="{css_class}"[^>]*>(.*?)</thead>', html, re.S)
+    assert match, f"no table.{css_class}"
+    return [plain(h) for h in re.findall(r"<th[^>]*>(.*?)</th>", match[1], re.S)]
+
+
+@pytest.mark.parametrize("lang, base, cells, memory", [
+    ("en", EIGHT_EN, ["n words", "cells computed: full", "every cell: n²"],
+     ["n words", "bytes, whole matrix (n²)", "bytes, cells computed: full"]),
+    ("it", EIGHT_IT, ["n parole", "celle calcolate: piena", "tutte le celle: n²"],
+     ["n parole", "byte, matrice intera (n²)", "byte, celle calcolate: piena"])])
+def test_each_cost_column_says_what_it_counts_under_the_full_pattern(lang, base, cells, memory, page_lexicons):
+    """Under full the two columns were both "full": now one is the cells computed (56 of 64 without
+    the word itself: 64 − 8), the other every cell, n²; no two headers of a table read alike."""
+    html = page_html(base + "&path=cost&step=1", page_lexicons)
+    assert headers(html, "cost-table") == cells and headers(html, "cost-memory") == memory
+    assert here_row(html) == ["8", "56", "64"]
