@@ -177,3 +177,21 @@ def test_each_cost_column_says_what_it_counts_under_the_full_pattern(lang, base,
     html = page_html(base + "&path=cost&step=1", page_lexicons)
     assert headers(html, "cost-table") == cells and headers(html, "cost-memory") == memory
     assert here_row(html) == ["8", "56", "64"]
+
+
+@pytest.mark.parametrize("lang, base, text_says, answer_says", [
+    ("en", EIGHT_EN, "n² − n products", "56 are computed: n² − n = 64 − 8"),
+    ("it", EIGHT_IT, "n² − n prodotti", "se ne calcolano 56: n² − n = 64 − 8")])
+def test_step_1_says_the_word_itself_is_left_out_of_the_n_squared(lang, base, text_says, answer_says, page_lexicons):
+    """8 words with the word itself off: 8² − 8 = 56 cells of 64, the number the cost line shows;
+    the step's text and answer say why it is not n²."""
+    html = page_html(base + "&path=cost&step=1", page_lexicons)
+    assert text_says in element(html, "path-text")
+    assert answer_says in answer_of(html)
+    assert ("56 cells computed of 64" if lang == "en" else "56 celle calcolate su 64") in plain(html)
+
+
+def test_step_1_with_the_word_itself_on_counts_every_cell(page_lexicons):
+    """self=1: all 8² = 64 cells computed; the answer does not speak of a word left out."""
+    html = page_html(EIGHT_EN + "&path=cost&step=1&self=1", page_lexicons)
+    assert "64 cells computed of 64" in plain(html) and "left out" not in answer_of(html)
