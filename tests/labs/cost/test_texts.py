@@ -195,3 +195,28 @@ def test_step_1_with_the_word_itself_on_counts_every_cell(page_lexicons):
     """self=1: all 8² = 64 cells computed; the answer does not speak of a word left out."""
     html = page_html(EIGHT_EN + "&path=cost&step=1&self=1", page_lexicons)
     assert "64 cells computed of 64" in plain(html) and "left out" not in answer_of(html)
+
+
+@pytest.mark.parametrize("lang, sentence, word, alpha, self_out, vector", [
+    ("en", "The+cat+sleeps+on+the+mat", "on", "e^(−∞ − new m) = 0", "“Include the word itself” is off",
+     "a vector o as long as v"),
+    ("it", "Il+gatto+dorme+sul+tappeto", "sul", "e^(−∞ − m nuovo) = 0", "«Includi la parola stessa» è spento",
+     "un vettore o lungo quanto v")])
+def test_flashattentions_step_explains_the_first_alpha_the_missing_self_and_o_as_a_vector(
+        lang, sentence, word, alpha, self_out, vector, page_lexicons):
+    """Step 6, B = 2, the fourth word selected, the word itself off: the first block's α is 0 and the
+    view says why (m starts at −∞); it says why the asking word is no candidate of its own row; o is
+    a vector as long as v, not one of "three numbers a row"."""
+    html = page_html(f"lang={lang}&path=cost&step=6&flash=2&flash_step=1&s={sentence}&focus=3", page_lexicons)
+    view = plain(html[html.index('id="view-flash"'):])
+    assert alpha in view and self_out in view and word in element(html, "flash-self") and vector in view
+    assert "three numbers" not in view and "tre numeri" not in view
+    first = re.search(r'<tr[^>]*data-block="1"[^>]*>(.*?)</tr>', html, re.S)[1]
+    cells = [plain(c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", first, re.S)]
+    assert float(cells[4].replace(",", ".")) == 0  # block, keys, block's max, m, then α: e^(−∞) = 0
+
+
+def test_with_the_word_itself_on_the_view_does_not_say_it_is_left_out(page_lexicons):
+    """self=1: the asking word is a candidate of its own row, and no sentence says otherwise."""
+    html = page_html("lang=en&path=cost&step=6&flash=2&self=1&s=The+cat+sleeps+on+the+mat&focus=3", page_lexicons)
+    assert 'id="view-flash"' in html and "flash-self" not in html
