@@ -15,7 +15,8 @@ def pattern_cells(pattern, n_q, n_k, window=None, global_tokens=(), random_keys=
     """The cells a pattern computes, [n_q][n_k] booleans, before the mask and the self rule (which
     `candidate_flags` adds); None for `full` and `linear` (every cell).
 
-    window: |i − j| ≤ w (Mistral's sliding window; Longformer's local part).
+    window: |i − j| ≤ w, two-sided (Longformer's and BigBird's local part; under the causal mask it
+      is one-sided, Mistral's sliding window: the word and the w before it).
     local_global: the window, and a global position sees every key and is seen by every query
       (Longformer's symmetric global attention).
     bigbird: local_global plus r keys per row drawn among those left out, from `seed` (BigBird's

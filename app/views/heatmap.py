@@ -33,9 +33,16 @@ COLUMNS = 40  # columns of a wide grid drawn at a time (its box shows about 21 a
 SHADES = 8  # shading classes s0…s7 by √(shown percentage), so middle weights show (the number is written too)
 
 
-def cost_line(n, lang):
-    """'6 parole → 36 punteggi; 1.000 parole → 1.000.000': the n² cost of attention."""
-    return text(lang, "heatmap_cost", n=whole(n, lang), cells=whole(n * n, lang))
+def cost_line(n, lang, record=None):
+    """'6 parole → 36 punteggi; 1.000 parole → 1.000.000': the n² cost of attention. Under a
+    pattern of the cost lab (its record part "cost_rule": the pattern, w, g, r and the cells of its
+    rule at n = 1,000) the line is the pattern's own (`heatmap_cost_<pattern>`), saying how it grows."""
+    rule = (getattr(record, "parts", None) or {}).get("cost_rule")
+    if rule is None or rule["pattern"] == "full":
+        return text(lang, "heatmap_cost", n=whole(n, lang), cells=whole(n * n, lang))
+    return text(lang, "heatmap_cost_" + rule["pattern"], n=whole(n, lang), cells=whole(record.computed_cells, lang),
+                big=whole(rule["at_1000"], lang), w=rule["window"], row=2 * rule["window"] + 1, g=rule["globals"],
+                r=rule["random"])
 
 
 def shade(p):
@@ -144,7 +151,7 @@ def render_heatmap(record, tokens, focus, lang, row_names=None, first=0, first_c
         f'<caption>{esc(caption)}</caption>'
         f'<thead><tr aria-rowindex="1"><td class="corner"{mark(-1)}>{corner}</td>{head}</tr></thead>'
         f'<tbody>{body}</tbody></table></div>'
-        f'<p class="heatmap-cost">{esc(cost_line(len(tokens), lang))}</p>'
+        f'<p class="heatmap-cost">{esc(cost_line(len(tokens), lang, record))}</p>'
     )
 
 

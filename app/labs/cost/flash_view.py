@@ -19,14 +19,19 @@ STRINGS = {
         "view_flash": "Blocchi",
         "flash_heading": "FlashAttention: la riga di «{word}» a blocchi di chiavi",
         "flash_intro": ("FlashAttention non scrive mai la riga intera dei punteggi: prende le chiavi a blocchi di B "
-                        "e per ogni blocco aggiorna tre numeri che porta con sé. m è il logit più grande visto finora, "
+                        "e per ogni blocco aggiorna ciò che porta con sé. m è il logit più grande visto finora, "
                         "l la somma degli e^(logit − m), o la somma degli e^(logit − m)·v. Quando un blocco porta un "
                         "massimo nuovo, le somme di prima si moltiplicano per α = e^(m vecchio − m nuovo)."),
         "flash_why_max": ("Perché il massimo: ogni esponente è logit − m ≤ 0, quindi ogni e^x sta tra 0 e 1 e non "
                           "trabocca mai, per quanto grandi siano i logit."),
         "flash_why_blocks": ("Perché bastano i blocchi: m, l e o riassumono tutto quello che serve delle chiavi già "
-                             "viste, così un blocco si può dimenticare appena usato. In memoria restano un blocco e "
-                             "tre numeri per riga: O(n) invece della matrice n × n, O(n²)."),
+                             "viste, così un blocco si può dimenticare appena usato. In memoria restano un blocco e, "
+                             "per ogni riga, due numeri (m e l) e un vettore o lungo quanto v: O(n) invece della "
+                             "matrice n × n, O(n²)."),
+        "flash_alpha_first": ("Al primo blocco con una chiave candidata α = 0: prima di ogni logit m vale −∞, e "
+                              "e^(−∞ − m nuovo) = 0; le somme l e o valevano comunque 0."),
+        "flash_self_out": ("«{word}» non è tra le chiavi candidate della sua riga: «Includi la parola stessa» è spento, "
+                           "quindi la sua chiave non conta nel massimo, in l né in o."),
         "flash_block_label": "Blocco di B chiavi",
         "flash_choose": "Scegli B, quante chiavi per blocco: la tabella si riempie un blocco alla volta.",
         "flash_caption": "La riga di «{word}» calcolata a blocchi di {block}: un blocco per riga della tabella",
@@ -53,14 +58,19 @@ STRINGS = {
         "view_flash": "Blocks",
         "flash_heading": "FlashAttention: the row of “{word}” in blocks of keys",
         "flash_intro": ("FlashAttention never writes the whole row of scores: it takes the keys in blocks of B and, "
-                        "block by block, updates three numbers it carries along. m is the largest logit met so far, "
+                        "block by block, updates what it carries along. m is the largest logit met so far, "
                         "l the sum of the e^(logit − m), o the sum of the e^(logit − m)·v. When a block brings a new "
                         "maximum, the earlier sums are multiplied by α = e^(old m − new m)."),
         "flash_why_max": ("Why the maximum: every exponent is logit − m ≤ 0, so every e^x lies between 0 and 1 and "
                           "never overflows, however large the logits."),
         "flash_why_blocks": ("Why blocks are enough: m, l and o sum up all that is needed of the keys already met, so "
-                             "a block can be forgotten as soon as it is used. What stays in memory is one block and "
-                             "three numbers a row: O(n) instead of the n × n matrix, O(n²)."),
+                             "a block can be forgotten as soon as it is used. What stays in memory is one block and, "
+                             "for each row, two numbers (m and l) and a vector o as long as v: O(n) instead of the "
+                             "n × n matrix, O(n²)."),
+        "flash_alpha_first": ("At the first block with a candidate key α = 0: before any logit m is −∞, and "
+                              "e^(−∞ − new m) = 0; the sums l and o were 0 anyway."),
+        "flash_self_out": ("“{word}” is not among its row's candidate keys: “Include the word itself” is off, so its "
+                           "own key counts in no maximum, l or o."),
         "flash_block_label": "Block of B keys",
         "flash_choose": "Choose B, how many keys a block: the table fills one block at a time.",
         "flash_caption": "The row of “{word}” computed in blocks of {block}: one block a table row",
@@ -124,8 +134,13 @@ def render_flash(row, tokens, lang, word=None):
     field = (f'<p class="flash-field"><label for="flash-block">{t("flash_block_label")}</label> '
              f'<input id="flash-block" name="flash" type="number" inputmode="numeric" min="1" '
              f'max="{flash.MAX_BLOCK}" step="1" value="{"" if block is None else block}"></p>')
+    # The first block that meets a candidate has α = 0 (m starts at −∞); a row whose own word is no
+    # candidate ("Include the word itself" off) says why its key is in no sum.
+    self_out = (f'<p class="flash-self">{t("flash_self_out", word=word)}</p>'
+                if row.focus < row.n and row.status(row.focus) == "query" else "")
     head = (f'<h2>{t("flash_heading", word=word)}</h2><p>{t("flash_intro")}</p>'
-            f'<p>{t("flash_why_max")}</p><p>{t("flash_why_blocks")}</p>' + field)
+            f'<p>{t("flash_why_max")}</p><p>{t("flash_why_blocks")}</p>'
+            f'<p class="flash-alpha">{t("flash_alpha_first")}</p>' + self_out + field)
     if block is None:
         return head + f'<p class="note">{t("flash_choose")}</p>'
     computed = flash.of_row(row, block)

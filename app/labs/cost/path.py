@@ -5,7 +5,8 @@ lab's controls and views; the student chooses the pattern a step is about with i
 (the step's "try this" says which), so a step's link keeps what the student had chosen.
 
 The window step's answer counts the cells of the sentence on screen (`answer`): the heatmap says
-the same count beside its × cells. The other answers quote no number of the student's screen."""
+the same count beside its × cells; the first step's, with the word itself left out, says n² − n
+as the cost view's line does. The other answers quote no number of the student's screen."""
 
 from app import path, patterns
 from app.i18n import text
@@ -29,18 +30,25 @@ registry.add_strings({
         P + "name": "Costo",
         P + "squares_title": "n² prodotti",
         P + "squares_text": ("Ogni parola confronta la sua domanda con la chiave di ogni parola: n parole, n² prodotti "
-                             "scalari per testa. Mille parole, un milione; centomila, dieci miliardi."),
+                             "scalari per testa. Mille parole, un milione; centomila, dieci miliardi. Con «Includi la parola stessa» spento "
+                             "la parola non si confronta con sé stessa: n² − n prodotti, e la diagonale resta vuota (—)."),
         P + "squares_try": "Conta le celle della matrice, poi allunga la frase e guarda il conto.",
         P + "squares_answer": "Le celle sono n × n: raddoppiando le parole, quadruplicano.",
+        P + "squares_answer_self_out": ("Le celle sono n × n = {full}; la parola stessa è esclusa («Includi la parola "
+                                        "stessa» è spento), quindi se ne calcolano {cells}: n² − n = {full} − {n}. "
+                                        "Raddoppiando le parole, quasi quadruplicano."),
         P + "memory_title": "La memoria",
         P + "memory_text": ("La matrice dei punteggi va tenuta in memoria: 4 byte per cella in float32. Guarda i byte "
                             "a mille, centomila e un milione di parole."),
         P + "memory_try": "Leggi la riga di n = 100.000 nella tabella della memoria.",
-        P + "memory_answer": "40 miliardi di byte per una testa di un livello: non sta in nessuna scheda grafica.",
+        P + "memory_answer": ("40 miliardi di byte, 40 GB, per una testa di un livello: metà di una GPU da data center "
+                              "da 80 GB come la NVIDIA H100. Ma un modello ha molte teste in molti livelli: con 16 teste "
+                              "e 16 livelli sono circa 10 TB, 128 di quelle GPU."),
         P + "window_title": "Una finestra",
-        P + "window_text": ("Prima idea: ogni parola guarda solo le vicine, a distanza ≤ w (la finestra scorrevole di "
-                            "Mistral). Le celle fuori finestra non si calcolano affatto."),
-        P + "window_try": "Scegli «finestra» con w = 2, attiva «guarda sé stessa» e conta le celle calcolate.",
+        P + "window_text": ("Prima idea: ogni parola guarda solo le vicine, a distanza ≤ w prima e dopo (la finestra "
+                            "a due lati di Longformer e BigBird; quella scorrevole di Mistral guarda solo la parola e le "
+                            "w prima). Le celle fuori finestra non si calcolano affatto."),
+        P + "window_try": "Scegli «finestra» con w = 2, attiva «Includi la parola stessa» e conta le celle calcolate.",
         P + "window_answer": ("Su {n} parole, con w = {w}, restano {cells} celle di {full}: crescono come n, non come "
                               "n². La parola stessa è una cella per riga: {n} in più o in meno."),
         P + "window_answer_choose": ("Con «finestra» ogni parola tiene solo le vicine a distanza ≤ w, al più 2w + 1 celle "
@@ -70,18 +78,25 @@ registry.add_strings({
         P + "name": "Cost",
         P + "squares_title": "n² products",
         P + "squares_text": ("Each word compares its query with every word's key: n words, n² dot products a head. A "
-                             "thousand words, a million; a hundred thousand, ten billion."),
+                             "thousand words, a million; a hundred thousand, ten billion. With “Include the word itself” off the word is "
+                             "not compared with itself: n² − n products, and the diagonal stays empty (—)."),
         P + "squares_try": "Count the matrix's cells, then make the sentence longer and watch the count.",
         P + "squares_answer": "The cells are n × n: doubling the words makes four times as many.",
+        P + "squares_answer_self_out": ("The cells are n × n = {full}; the word itself is left out (“Include the word "
+                                        "itself” is off), so {cells} are computed: n² − n = {full} − {n}. Doubling the "
+                                        "words makes almost four times as many."),
         P + "memory_title": "The memory",
         P + "memory_text": ("The score matrix must be held in memory: 4 bytes a cell in float32. See the bytes at a "
                             "thousand, a hundred thousand and a million words."),
         P + "memory_try": "Read the row n = 100,000 in the memory table.",
-        P + "memory_answer": "40 billion bytes for one head of one layer: no graphics card holds it.",
+        P + "memory_answer": ("40 billion bytes, 40 GB, for one head of one layer: half of an 80 GB data-centre GPU "
+                              "such as NVIDIA's H100. But a model has many heads in many layers: with 16 heads and 16 "
+                              "layers, about 10 TB, 128 of those GPUs."),
         P + "window_title": "A window",
-        P + "window_text": ("First idea: each word looks only at its neighbours, at distance ≤ w (Mistral's sliding "
-                            "window). The cells outside the window are not computed at all."),
-        P + "window_try": "Choose “window” with w = 2, turn on “looks at itself” and count the cells computed.",
+        P + "window_text": ("First idea: each word looks only at its neighbours, at distance ≤ w before and after "
+                            "(Longformer's and BigBird's two-sided window; Mistral's sliding window sees only the word "
+                            "and the w before it). The cells outside the window are not computed at all."),
+        P + "window_try": "Choose “window” with w = 2, turn on “Include the word itself” and count the cells computed.",
         P + "window_answer": ("On {n} words, with w = {w}, {cells} cells of {full} are left: they grow like n, not n². "
                               "The word itself is one cell a row: {n} more or fewer."),
         P + "window_answer_choose": ("Under “window” each word keeps only its neighbours at distance ≤ w, at most 2w + 1 "
@@ -119,6 +134,11 @@ def answer(step, settings, tokens, record):
     """The step's answer; the window's counts the cells of the sentence on screen under the
     student's window (`patterns.DEFAULT_WINDOW` when none is given, as its field shows)."""
     lang = settings.lang
+    if (step.id == "squares" and record is not None and settings.pattern == "full" and not settings.mask
+            and not settings.include_self):
+        full = record.n_q * record.n_k
+        return text(lang, P + "squares_answer_self_out", full=whole(full, lang), cells=whole(record.computed_cells, lang),
+                    n=whole(record.n_q, lang))
     if step.id != "window" or record is None:
         return text(lang, P + step.id + "_answer")
     if settings.pattern != "window":

@@ -23,8 +23,9 @@ STRINGS = {
     "it": {
         "cost_legend": "Quali celle calcolare",
         "cost_full": "piena: ogni parola guarda ogni parola (il Transformer originale); costa n² prodotti.",
-        "cost_window": ("finestra: solo le parole a distanza ≤ w (la finestra scorrevole di Mistral); costa circa "
-                        "(2w + 1)·n, ma una parola non vede più lontano di w."),
+        "cost_window": ("finestra: solo le parole a distanza ≤ w, prima e dopo (la finestra a due lati di Longformer e "
+                        "BigBird); costa circa (2w + 1)·n, ma una parola non vede più lontano di w. Quella di Mistral "
+                        "ha un lato solo: la parola e le w prima."),
         "cost_local_global": ("locale + globali: la finestra e alcune parole globali che vedono e sono viste da tutte "
                               "(Longformer); le globali vanno scelte bene."),
         "cost_bigbird": ("BigBird: finestra, globali e qualche chiave a caso per riga; il caso collega parti lontane, "
@@ -40,14 +41,19 @@ STRINGS = {
                      "matrice piena ha un milione di celle per testa; con centomila, dieci miliardi."),
         "cost_chart": ("Grafico su scale logaritmiche: celle calcolate al crescere di n, per il pattern scelto "
                        "e per quello pieno; il punto è questa frase."),
+        "cost_rule_differs": ("La riga evidenziata, n = {n}, conta le celle di questa frase una per una: {cells}. Le "
+                              "altre righe seguono la regola del pattern, che a n = {n} darebbe {rule}: conta intere la "
+                              "riga e la colonna di ogni parola globale, anche le celle che la finestra ha già, e r "
+                              "chiavi a caso in ogni riga, anche dove ne restano meno. Per questo è un limite superiore."),
         "cost_col_n": "n parole",
-        "cost_col_pattern": "celle, {pattern}",
-        "cost_col_full": "celle, piena (n²)",
-        "cost_caption": "Celle calcolate al crescere di n (regola del pattern; con parole globali, un limite superiore)",
+        "cost_col_pattern": "celle calcolate: {pattern}",
+        "cost_col_full": "tutte le celle: n²",
+        "cost_caption": ("Celle calcolate al crescere di n (la riga di questa frase contata sulla sua matrice, le "
+                         "altre dalla regola del pattern; con parole globali, un limite superiore)"),
         "cost_memory_heading": "La memoria della matrice dei punteggi",
         "cost_memory_intro": "In float32, 4 byte per cella, per una testa di un livello:",
-        "cost_col_bytes_full": "piena",
-        "cost_col_bytes_pattern": "{pattern}",
+        "cost_col_bytes_full": "byte, matrice intera (n²)",
+        "cost_col_bytes_pattern": "byte, celle calcolate: {pattern}",
         "cost_memory_caption": "Byte della matrice dei punteggi, a n parole",
         "cost_name_full": "piena",
         "cost_name_window": "finestra",
@@ -73,12 +79,25 @@ STRINGS = {
                             "{lin}. A n = 100.000: {quad_big} contro {lin_big}."),
         "linear_off": "Scegli il pattern «lineare» per confrontarlo con la softmax.",
         "linear_none": "«{word}» non guarda nessuna parola.",
+        "heatmap_cost_window": ("{n} parole → {cells} punteggi calcolati; 1.000 parole → {big}: con la finestra ogni "
+                                "riga ha al più 2w + 1 = {row} celle, quindi il costo cresce come n (in modo lineare), "
+                                "non come n²."),
+        "heatmap_cost_local_global": ("{n} parole → {cells} punteggi calcolati; 1.000 parole → al più {big}: la finestra "
+                                      "dà al più 2w + 1 = {row} celle per riga; parole globali: {g}, ognuna con una riga e "
+                                      "una colonna intere (2n celle); con poche globali il costo cresce come n, non come n²."),
+        "heatmap_cost_bigbird": ("{n} parole → {cells} punteggi calcolati; 1.000 parole → al più {big}: la finestra dà "
+                                 "al più 2w + 1 = {row} celle per riga, il caso {r} chiavi per riga; parole globali: {g}, "
+                                 "ognuna con una riga e una colonna intere (2n celle); il costo cresce come n, non "
+                                 "come n²."),
+        "heatmap_cost_linear": ("{n} parole → {cells} pesi; ma senza softmax i prodotti si raggruppano come "
+                                "φ(Q)·(φ(K)ᵀ·V): n·d² invece di n²·d, il costo cresce come n, non come n²."),
     },
     "en": {
         "cost_legend": "Which cells to compute",
         "cost_full": "full: every word looks at every word (the original Transformer); it costs n² products.",
-        "cost_window": ("window: only the words at distance ≤ w (Mistral's sliding window); it costs about "
-                        "(2w + 1)·n, but a word sees no farther than w."),
+        "cost_window": ("window: only the words at distance ≤ w, before and after (Longformer's and BigBird's "
+                        "two-sided window); it costs about (2w + 1)·n, but a word sees no farther than w. Mistral's "
+                        "is one-sided: the word and the w before it."),
         "cost_local_global": ("local + global: the window and a few global words that see and are seen by all "
                               "(Longformer); the global words must be chosen well."),
         "cost_bigbird": ("BigBird: window, globals and a few random keys a row; chance links far parts, but one "
@@ -94,14 +113,19 @@ STRINGS = {
                      "full matrix has a million cells a head; with a hundred thousand, ten billion."),
         "cost_chart": ("Chart on log scales: the cells computed as n grows, for the chosen pattern and for the full "
                        "one; the dot is this sentence."),
+        "cost_rule_differs": ("The highlighted row, n = {n}, counts this sentence's cells one by one: {cells}. The "
+                              "other rows follow the pattern's rule, which at n = {n} would give {rule}: it counts each "
+                              "global word's row and column whole, also the cells the window already has, and r random "
+                              "keys in every row, also where fewer are left. So it is an upper bound."),
         "cost_col_n": "n words",
-        "cost_col_pattern": "cells, {pattern}",
-        "cost_col_full": "cells, full (n²)",
-        "cost_caption": "Cells computed as n grows (the pattern's rule; with global words, an upper bound)",
+        "cost_col_pattern": "cells computed: {pattern}",
+        "cost_col_full": "every cell: n²",
+        "cost_caption": ("Cells computed as n grows (this sentence's row counted on its matrix, the others by the "
+                         "pattern's rule; with global words, an upper bound)"),
         "cost_memory_heading": "The score matrix's memory",
         "cost_memory_intro": "In float32, 4 bytes a cell, for one head of one layer:",
-        "cost_col_bytes_full": "full",
-        "cost_col_bytes_pattern": "{pattern}",
+        "cost_col_bytes_full": "bytes, whole matrix (n²)",
+        "cost_col_bytes_pattern": "bytes, cells computed: {pattern}",
         "cost_memory_caption": "Bytes of the score matrix, at n words",
         "cost_name_full": "full",
         "cost_name_window": "window",
@@ -127,6 +151,16 @@ STRINGS = {
                             "{lin}. At n = 100,000: {quad_big} against {lin_big}."),
         "linear_off": "Choose the “linear” pattern to compare it with softmax.",
         "linear_none": "“{word}” looks at no word.",
+        "heatmap_cost_window": ("{n} words → {cells} scores computed; 1,000 words → {big}: under the window each row "
+                                "has at most 2w + 1 = {row} cells, so the cost grows like n (linearly), not like n²."),
+        "heatmap_cost_local_global": ("{n} words → {cells} scores computed; 1,000 words → at most {big}: the window "
+                                      "gives at most 2w + 1 = {row} cells a row; global words: {g}, each with a whole row "
+                                      "and column (2n cells); with few global words the cost grows like n, not like n²."),
+        "heatmap_cost_bigbird": ("{n} words → {cells} scores computed; 1,000 words → at most {big}: the window gives at "
+                                 "most 2w + 1 = {row} cells a row, chance {r} keys a row; global words: {g}, "
+                                 "each with a whole row and column (2n cells); the cost grows like n, not like n²."),
+        "heatmap_cost_linear": ("{n} words → {cells} weights; but without softmax the products can be grouped as "
+                                "φ(Q)·(φ(K)ᵀ·V): n·d² instead of n²·d, the cost grows like n, not like n²."),
     },
 }
 
@@ -236,7 +270,10 @@ def render_cost(ctx):
     rule = dict(window=settings.window, n_global=len(registry_globals(settings)), random_keys=settings.random_keys,
                 mask=settings.mask, include_self=settings.include_self)
     shown = sorted({n, *POINTS})
-    points = [(m, patterns.cells_at(settings.pattern, m, **rule), m * m) for m in shown]
+    # The row of this sentence's n is its own matrix counted (the line above it and the dot say the
+    # same number); the others follow the rule, an upper bound with global words.
+    by_rule = patterns.cells_at(settings.pattern, n, **rule)
+    points = [(m, cells if m == n else patterns.cells_at(settings.pattern, m, **rule), m * m) for m in shown]
     name = text(lang, "cost_name_" + settings.pattern)
     rows = [(whole(m, lang), [whole(c, lang), whole(f, lang)], {"class_": "cost-here"} if m == n else {})
             for m, c, f in points]
@@ -249,6 +286,8 @@ def render_cost(ctx):
                       Column("pattern", t("cost_col_bytes_pattern", pattern=name))]
     inner = (f'<h2>{t("cost_heading")}</h2>'
              f'<p class="cost-now">{t("cost_now", n=n, cells=whole(cells, lang), full=whole(full, lang), pct=percent(cells / full, lang, "table"))}</p>'
+             + (f'<p class="cost-rule-note">{t("cost_rule_differs", n=n, cells=whole(cells, lang), rule=whole(by_rule, lang))}</p>'
+                if by_rule != cells else "")
              + chart(points, lang, (n, cells))
              + f'<div class="table-wrap" role="region" tabindex="0" aria-label="{t("cost_caption")}">'
              + table(columns, rows, t("cost_caption"), class_="cost-table") + "</div>"
@@ -256,6 +295,22 @@ def render_cost(ctx):
              + f'<div class="table-wrap" role="region" tabindex="0" aria-label="{t("cost_memory_caption")}">'
              + table(memory_columns, memory, t("cost_memory_caption"), class_="cost-memory") + "</div>")
     return registry.section("cost", inner, "cost-section", view=False)
+
+
+def cost_rule(settings, tokens=None, record=None):
+    """The record part the heatmap's cost line reads (app/views/heatmap.py, `cost_line`): the
+    pattern, its w, its global words and random keys as they apply, and the cells of its rule at
+    n = 1,000 (`patterns.cells_at`, with the sentence's mask and self rule)."""
+    named = patterns.named(settings.pattern, record.n_q, record.n_k, settings.window,
+                           schema.global_indices(settings), settings.random_keys)
+    return {"pattern": settings.pattern, "window": named["window"] or 0, "globals": len(named["global"]),
+            "random": named["random"] or 0,
+            "at_1000": patterns.cells_at(settings.pattern, 1000, window=settings.window, n_global=len(named["global"]),
+                                         random_keys=settings.random_keys, mask=settings.mask,
+                                         include_self=settings.include_self)}
+
+
+registry.add_record_part("cost_rule", cost_rule)
 
 
 def phi(vector):
