@@ -28,8 +28,8 @@ STRINGS = {
                              "viste, così un blocco si può dimenticare appena usato. In memoria restano un blocco e, "
                              "per ogni riga, due numeri (m e l) e un vettore o lungo quanto v: O(n) invece della "
                              "matrice n × n, O(n²)."),
-        "flash_alpha_first": ("Al primo blocco con una chiave candidata α = 0: prima di ogni logit m vale −∞, e "
-                              "e^(−∞ − m nuovo) = 0; le somme l e o valevano comunque 0."),
+        "flash_alpha_first": ("Al primo blocco con una chiave candidata α = 0: prima di ogni logit m vale −∞, "
+                              "quindi e^(−∞ − m nuovo) = 0; le somme l e o valevano comunque 0."),
         "flash_self_out": ("«{word}» non è tra le chiavi candidate della sua riga: «Includi la parola stessa» è spento, "
                            "quindi la sua chiave non conta nel massimo, in l né in o."),
         "flash_block_label": "Blocco di B chiavi",
