@@ -105,8 +105,8 @@ def compute_heads(settings, tokens):
                for h in range(len(heads.HEADS))]  # None for a head not computed
     record = records[settings.head]
     record.head_records = records
-    # (what the position lab's views read: offset, base and pos, even when position is none)
-    record.position = record.position or attention.Position("none", settings.offset, settings.base)
+    # (what the position lab's views read: offset, base, pairs and pos, even when position is none)
+    record.position = record.position or attention.Position("none", settings.offset, settings.base, settings.pairs)
     record.position.hand = settings.slope
     record.position.key = settings.rope_key
     computed = [r for r in records if r is not None]
@@ -160,7 +160,7 @@ def position_of(settings):
     nothing is added, turned or biased)."""
     if settings.position == "none":
         return None
-    return attention.Position(settings.position, settings.offset, settings.base)
+    return attention.Position(settings.position, settings.offset, settings.base, settings.pairs)
 
 
 def head_slope(settings, h):
@@ -177,7 +177,7 @@ def position_field(settings, record):
     if record is not None and record.position is not None:
         return record.position.field()
     return attention.Position("none" if settings.position == "none" else settings.position,
-                              settings.offset, settings.base).field()
+                              settings.offset, settings.base, settings.pairs).field()
 
 
 def layer2_cards(record, cards):

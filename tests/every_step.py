@@ -318,8 +318,8 @@ def check_attention(state, params, seen, where):
 
 def inputs(state, cards, position):
     """Q, K, V of the active head from the cards, with the position the state names: sinusoidal
-    rows added to the cards (the paper's interleaved sin, cos), RoPE turning each pair (0,1),
-    (2,3) of q and k by p·base^(−2t/d)."""
+    rows added to the cards (the paper's interleaved sin, cos), RoPE turning each pair of q and k
+    the state names ((0,1),(2,3) or (0,2),(1,3)) by p·base^(−2t/d)."""
     heads = state["heads"]
     shared = state["kv_heads"] not in (None, len(heads))  # (each head its group's W_K, W_V)
     w_q = np.array(state["w_q"], dtype=float)
@@ -338,13 +338,16 @@ def inputs(state, cards, position):
         x = cards + pe
     q, k, v = x @ w_q, x @ w_k, x @ w_v
     if kind == "rope":
-        assert position["pairs"] == "interleaved"
-        angle = p * position["base"] ** (-2 * np.arange(q.shape[1] // 2)[None, :] / q.shape[1])
+        h = q.shape[1] // 2
+        angle = p * position["base"] ** (-2 * np.arange(h)[None, :] / q.shape[1])
+        # the pairs the state names: (0,1),(2,3) interleaved, or (0,2),(1,3) as rotate_half
+        first, second = {"interleaved": (slice(0, None, 2), slice(1, None, 2)),
+                         "half": (slice(0, h), slice(h, 2 * h))}[position["pairs"]]
 
         def turn(y):
-            a, b = y[:, 0::2], y[:, 1::2]
+            a, b = y[:, first], y[:, second]
             out = np.empty_like(y)
-            out[:, 0::2], out[:, 1::2] = a * np.cos(angle) - b * np.sin(angle), a * np.sin(angle) + b * np.cos(angle)
+            out[:, first], out[:, second] = a * np.cos(angle) - b * np.sin(angle), a * np.sin(angle) + b * np.cos(angle)
             return out
 
         q, k = turn(q), turn(k)

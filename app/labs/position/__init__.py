@@ -8,7 +8,7 @@ from app.setting import MAX_LIMIT, Setting, read_typed_number
 
 LAB = Lab(
     id="position",
-    owns=("position", "offset", "base", "rope_key"),
+    owns=("position", "offset", "base", "rope_key", "pairs"),
     paths=("position",),
     modes=("model",),  # (model mode's line on its positions: model_line.py)
     settings=(
@@ -37,6 +37,15 @@ LAB = Lab(
                 example="10000",
                 url="base", host="base", control="base", kind="number", default=attention.DEFAULT_BASE,
                 low=2.0, high=1_000_000.0, read_control=read_typed_number),
+        # RoPE's pairs of dimensions: the page turns (0,1),(2,3) (Meta's interleaved layout) unless
+        # the convention step's control picks (0,2),(1,3) (Hugging Face's rotate_half); the rope view's
+        # arrows and table follow it, and the state's `position.pairs` names it.
+        Setting(attr="pairs",
+                help=("RoPE's pairs of dimensions: interleaved, (0,1),(2,3) as Meta's code turns them, or half, "
+                      "(0,2),(1,3) as Hugging Face's rotate_half does"),
+                example="half",
+                url="pairs", host="pairs", control="pairs", kind="choice", default="interleaved",
+                choices=attention.PAIRINGS),
         Setting(attr="rope_key",
                 help=("the position lab's RoPE view: the word whose key is turned beside the selected word's query, "
                       "counted from 0 (none: the word it looks at most)"),
@@ -45,5 +54,5 @@ LAB = Lab(
                 low=0, high=MAX_LIMIT, nullable=True),
     ),
     clicks={"pos-shuffle": "experiments.shuffle", "pos-shift": "experiments.shift",
-            "pos-convention": "experiments.convention"},
+            "pos-convention": "experiments.convention", "pos-base-paper": "sinusoidal.paper_base"},
 )

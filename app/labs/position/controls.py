@@ -114,6 +114,19 @@ def on_its_path(settings, tokens=None, record=None):
 
 
 registry.add_record_part("position_lab", on_its_path)
+# The runs a view of the lab makes for this record (the convention's three, ALiBi's slopes), kept with
+# it: a word click reads other rows of the same runs.
+registry.add_record_part("position_runs", lambda settings, tokens=None, record=None: {})
+
+
+def kept(record, key, make):
+    """`make()`, made once for the record under `key` (`record.parts["position_runs"]`)."""
+    runs = (record.parts or {}).get("position_runs")
+    if runs is None:
+        return make()
+    if key not in runs:
+        runs[key] = make()
+    return runs[key]
 
 
 def lab_on(record):
@@ -149,15 +162,15 @@ def run(record, tokens, kind):
         return record
     cards = [t.card for t in tokens]
     slope = slope_for(record, kind)
-    key = (kind, position.offset, position.base, slope, record.mask, record.include_self, record.scaled,
+    key = (kind, position.offset, position.base, position.pairs, slope, record.mask, record.include_self, record.scaled,
            record.temperature, *(tuple(map(tuple, rows)) for rows in (record.w_q, record.w_k, record.w_v, cards)))
     done = RUNS.get(key)
     if done is None:
         done = attention.attend(cards, mask=record.mask, include_self=record.include_self,
                                 w_q=record.w_q, w_k=record.w_k, w_v=record.w_v, scaled=record.scaled,
                                 temperature=record.temperature, slope=slope, qkv=attention_fast.attend_qkv,
-                                position=None if kind == "none" else attention.Position(kind, position.offset,
-                                                                                        position.base))
+                                position=None if kind == "none" else attention.Position(
+                                    kind, position.offset, position.base, position.pairs))
         while len(RUNS) >= RUNS_KEPT:  # (the oldest goes)
             del RUNS[next(iter(RUNS))]
         RUNS[key] = done

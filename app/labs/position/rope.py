@@ -26,11 +26,11 @@ STRINGS = {
                      "({k1}) la rotazione di {ak} rad. Tratteggio: prima; pieno: dopo; blu: q; arancione: k."),
         "rope_col_pair": "Coppia",
         "rope_col_theta": "θ_t",
-        "rope_col_aq": "angolo di q: p·θ",
-        "rope_col_ak": "angolo di k: p·θ",
+        "rope_col_aq": "rotazione di q: p·θ",
+        "rope_col_ak": "rotazione di k: p·θ",
         "rope_col_before": "prodotto prima",
         "rope_col_after": "prodotto dopo",
-        "rope_caption": "Ogni coppia: gli angoli e il suo pezzo del prodotto q · k",
+        "rope_caption": "Ogni coppia: di quanto girano q e k, e il suo pezzo del prodotto q · k",
         "rope_total": "Totale q · k",
         "rope_why": ("Perché conta solo i − j: girare q di p_i·θ e k di p_j·θ cambia il loro prodotto come girare "
                      "solo k di (p_j − p_i)·θ = (j − i)·θ; lo scostamento si cancella, quindi spostare la frase "
@@ -52,11 +52,11 @@ STRINGS = {
                      "({k1}) its turn by {ak} rad. Dashed: before; solid: after; blue: q; orange: k."),
         "rope_col_pair": "Pair",
         "rope_col_theta": "θ_t",
-        "rope_col_aq": "q's angle: p·θ",
-        "rope_col_ak": "k's angle: p·θ",
+        "rope_col_aq": "q turned by: p·θ",
+        "rope_col_ak": "k turned by: p·θ",
         "rope_col_before": "product before",
         "rope_col_after": "product after",
-        "rope_caption": "Each pair: the angles and its share of the product q · k",
+        "rope_caption": "Each pair: how far q and k turn, and its share of the product q · k",
         "rope_total": "Total q · k",
         "rope_why": ("Why only i − j counts: turning q by p_i·θ and k by p_j·θ changes their product as turning only "
                      "k by (p_j − p_i)·θ = (j − i)·θ would; the offset cancels, so moving the sentence does not "

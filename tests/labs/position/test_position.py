@@ -7,9 +7,9 @@ import re
 import numpy as np
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
-from app import attention, attention_fast, contract, heads, render, settings as schema
-from app import attention, attention_fast, contract, heads, settings as schema
+from app import attention, attention_fast, contract, heads, i18n, render, settings as schema
 from tests.contract_check import assert_valid_state
+from tests.reference import rule_percent, shown_short
 
 SENTENCES = ("Il gatto insegue il topo", "The cat sat on the mat and slept")
 KINDS = ("none", "sinusoidal", "rope", "alibi")
@@ -62,14 +62,14 @@ def ref_attention(q, k, v, mask, include_self, slope=0.0):
     return np.where(allowed, logits, np.nan), weights, weights @ v
 
 
-def reference(x, w_q, w_k, w_v, kind, offset, base, mask, include_self, slope):
+def reference(x, w_q, w_k, w_v, kind, offset, base, mask, include_self, slope, pairs="interleaved"):
     """Every query, key and weight of one head under a position kind, from the formulas."""
     x = np.asarray(x, float)
     if kind == "sinusoidal":
         x = x + ref_pe(len(x), x.shape[1], offset, base)
     q, k, v = x @ np.asarray(w_q), x @ np.asarray(w_k), x @ np.asarray(w_v)
     if kind == "rope":
-        q, k = ref_rope(q, offset, base), ref_rope(k, offset, base)
+        q, k = ref_rope(q, offset, base, pairs), ref_rope(k, offset, base, pairs)
     return (q, k) + ref_attention(q, k, v, mask, include_self, slope)
 
 
@@ -370,6 +370,65 @@ def test_sinusoidal_view_shows_each_pe_row_and_each_card_after(lexicons):
     assert "100^(2t/4)" in view and 'role="img"' in view
 
 
+@pytest.mark.parametrize("base", (10.0, 10_000.0))
+def test_sinusoidal_view_says_why_the_base_is_10_and_offers_the_papers(base, lexicons):
+    """Step 2 says the paper's base is 10,000 and the page's 10, with the slow pair's turn a word and
+    over the sentence under each (numpy's θ_1 = base^(−1/2), in degrees over the n − 1 steps), and its
+    button sets 10,000, or 10 again once there; the table's x + PE cells carry their column's name."""
+    html, x = lab_html(f"path=position&step=2&position=sinusoidal&base={base:g}", lexicons)
+    view = section_of(html, "sinusoidal")
+    n = len(x)
+    said = re.search(r'<p class="sin-base">(.*?)</p>', view).group(1)
+    for b in (10.0, 10_000.0):
+        turn = b ** -0.5
+        assert shown_short(turn, 3, "en") + " rad" in said
+        assert shown_short(np.degrees((n - 1) * turn), 0, "en") + "° in all" in said
+    assert "base 10,000" in said and "base^(−1/2)" in said and "2 pairs" in said
+    label = re.search(r'<button[^>]*id="pos-base-paper"[^>]*>(.*?)</button>', view).group(1)
+    assert label == ("Back to the base 10" if base == 10_000.0 else "Use the base 10,000, as the paper does")
+    pe = ref_pe(n, 4, 0, base)
+    sums = re.findall(r'<td data-col="sum" data-label="x \+ PE\(p\)">(.*?)</td>', view)
+    assert sums == [english_vec(np.add(c, r)) for c, r in zip(x, pe)]
+
+
+def test_the_base_button_sets_the_papers_base_and_back(lexicons):
+    """The button, pressed in the engine: 10 → 10,000 (the state's base, the PE rows numpy's at
+    10,000), pressed again → 10."""
+    from tests.test_engine_page import click, started_page
+    page = started_page([("path", "position"), ("step", "2"), ("position", "sinusoidal"), ("focus", "1")])
+    state = click(page, "pos-base-paper")
+    assert state["position"]["base"] == 10_000.0
+    np.testing.assert_allclose(state["position"]["encoding"], ref_pe(len(state["tokens"]), 4, 0, 10_000.0), atol=1e-12)
+    assert click(page, "pos-base-paper")["position"]["base"] == 10.0
+
+
+def test_a_word_click_writes_each_experiments_numbers_for_the_new_word(lexicons):
+    """Steps 1, 3 and 5: a click on another word redraws the experiment's sentence or table for it
+    (its row part), with numpy's numbers: no sentence stays about the word selected before."""
+    import html as entities
+    import json
+    from tests.test_engine_page import started_page
+    for step, part in ((1, "pos-shuffle-result"), (3, "pos-shift-result"), (5, "pos-convention-row")):
+        page = started_page([("path", "position"), ("step", str(step)), ("focus", "2"), ("lang", "en"),
+                             ("position", "rope")])
+        context = {"target": {"name": "word", "value": "7", "type": "radio", "checked": True},
+                   "checked": {"word": "7"}, "ids": list(render.ROW_PARTS.values()), "off": []}
+        ops = json.loads(page.receive({"type": "change", "context": context}))
+        written = [op[2][1] for op in ops if op[:2] == ["helper", "redrawPart"] and op[2][0] == {"$": [{"id": part}]}]
+        assert len(written) == 1, step
+        said = entities.unescape(written[0])
+        tokens, _ = schema.check_sentence(page.settings.sentence, lexicons["en"])
+        w = reference([t.card for t in tokens], *heads.designed(0), "rope", 0, 10.0, False, False, 0.0)[3][7]
+        word = tokens[7].text
+        if step == 5:
+            assert f"“{word}” under each convention" in said
+            assert all(rule_percent(w[j], 1, "en") in said for j in range(7))
+        elif step == 3:
+            assert f"“{word}” gives {rule_percent(w.max(), 0, 'en')} to" in said
+        else:
+            assert f"“{word}” now gives {rule_percent(w[1], 0, 'en')} to “cat” and {rule_percent(w[5], 0, 'en')}" in said
+
+
 def test_rope_view_shows_each_pairs_angles_and_product_before_and_after(lexicons):
     """Step 4: for the selected word and its favourite key under RoPE, each pair's θ, angles p·θ, and
     its share of q·k before and after the turn; the totals are the unturned and the turned dots."""
@@ -415,6 +474,39 @@ def test_alibi_view_shows_the_active_heads_bias_matrix(lexicons):
     for j in range(n):
         assert table_cells(view, f"k{j}") == [english_num(-abs(i - j) / 64) for i in range(n)]
     assert "m = 1/64" in view and "1/4" in view and "1/256" in view
+
+
+@pytest.mark.parametrize("query, head, marked", [
+    ("position=alibi&head=0", 0, 0.25), ("position=alibi&head=2", 2, 1 / 64),
+    ("position=alibi&head=1&pos=0.5", 1, 0.5), ("position=none&head=3", 3, None)])
+def test_alibi_slopes_table_changes_only_the_slope(query, head, marked, lexicons):
+    """Step 6: the selected word's weights with the active head's W_Q under m = 0 and the paper's four
+    slopes (and the page's own when set by hand), numpy's in each column; the distance of each word;
+    the column of the slope the page applies marked (none when ALiBi is off)."""
+    html, x = lab_html(f"path=position&step=6&focus=5&{query}", lexicons)
+    view = section_of(html, "alibi")
+    rows = table_rows(view, "slopes-table")
+    slopes = sorted({0.0, 1 / 4, 1 / 16, 1 / 64, 1 / 256} | ({marked} if marked else set()))
+    refs = [reference(x, *heads.designed(head), "alibi", 0, 10.0, False, False, m)[3][5] for m in slopes]
+    words = list(rows)
+    for j, word in zip([j for j in range(len(x)) if j != 5], words, strict=True):
+        assert rows[word] == [str(abs(5 - j))] + [rule_percent(r[j], 0, "en") for r in refs], word
+    assert float(rows[words[0]][-1].rstrip("%")) < float(rows[words[0]][1].rstrip("%"))  # (the farthest loses)
+    tinted = [k for k, c in enumerate(re.findall(r"<td([^>]*)>", re.search(r'<table class="slopes-table">.*?<tbody><tr[^>]*>(.*?)</tr>', view, re.S).group(1))) if "conv-here" in c]
+    assert tinted == ([] if marked is None else [1 + slopes.index(marked)])
+    head_name = text_of(f"head_name_{heads.HEADS[head].id}")
+    assert f"with the head “{head_name}”" in view
+
+
+def text_of(key):
+    return i18n.STRINGS["en"][key]
+
+
+def test_rope_table_names_the_turn_angles():
+    """RoPE's table says what p·θ is: how far q and k turn, not the angle they point at."""
+    from app.labs.position import rope
+    assert rope.STRINGS["en"]["rope_col_aq"] == "q turned by: p·θ"
+    assert rope.STRINGS["it"]["rope_col_aq"] == "rotazione di q: p·θ"
 
 
 def test_compare_view_shows_the_row_under_each_position(lexicons):
@@ -508,17 +600,60 @@ def pct(w):
 
 
 def test_shuffle_says_the_weights_move_with_the_words_only_without_position_or_mask(lexicons):
-    """Step 1: «insegue»'s weights on «gatto» and «topo», now and swapped (numpy's), and the verdict:
+    """Step 1: «legge»'s weights on «bambino» and «libro», now and swapped (numpy's), and the verdict:
     moved with the words (none), changed by the position (RoPE), changed by the mask."""
-    base = "s=il+gatto+insegue+il+topo&path=position&step=1&focus=2"
+    base = "s=il+bambino+legge+il+libro&path=position&step=1&focus=2"
     said = experiment(base + "&position=rope", "pos-shuffle", lexicons)
-    now = ref_row("il gatto insegue il topo", lexicons, "rope", 2)
-    swapped = ref_row("il topo insegue il gatto", lexicons, "rope", 2)
-    assert f"dà ora {pct(now[1])} a «gatto» e {pct(now[4])} a «topo»" in said
-    assert f"darebbe {pct(swapped[4])} a «gatto» e {pct(swapped[1])} a «topo»" in said
+    now = ref_row("il bambino legge il libro", lexicons, "rope", 2)
+    swapped = ref_row("il libro legge il bambino", lexicons, "rope", 2)
+    assert f"dà ora {rule_percent(now[1], 0, 'it')} a «bambino» e {rule_percent(now[4], 0, 'it')} a «libro»" in said
+    assert f"darebbe {rule_percent(swapped[4], 0, 'it')} a «bambino» e {rule_percent(swapped[1], 0, 'it')} a «libro»" in said
     assert "la posizione (RoPE)" in said
     assert "equivariante" in experiment(base, "pos-shuffle", lexicons)
     assert "maschera causale" in experiment(base + "&mask=1", "pos-shuffle", lexicons)
+
+
+def quoted(key, lang):
+    """The fragments a string of the page quotes («…» or “…”)."""
+    return [a or b for a, b in re.findall(r"«([^»]*)»|“([^”]*)”", i18n.STRINGS[lang][key])]
+
+
+@pytest.mark.parametrize("lang", ("it", "en"))
+def test_the_shuffle_steps_sentences_swap_two_words_of_different_cards_and_the_weights_follow(lang, lexicons):
+    """Step 1's two sentences, as its text quotes them: the second is the first with the button's two
+    words swapped; those two words have different cards; the word the step names gives them weights
+    that differ on screen (numpy's), and after the swap each weight is still its word's."""
+    from app.labs.position import experiments
+    from app import order
+    first, second = [q for q in quoted("path_position_shuffle_text", lang) if " " in q]
+    asker = [q for q in quoted("path_position_shuffle_try", lang) if " " not in q and q in first.split()][0]
+    tokens, _ = schema.check_sentence(first, lexicons[lang])
+    a, b = experiments.nouns(tokens)
+    assert " ".join(order.swapped(first.split(), a, b)) == second
+    assert tokens[a].card != tokens[b].card
+    f = first.split().index(asker)
+    now = reference([t.card for t in tokens], *heads.designed(0), "none", 0, 10.0, False, False, 0.0)[3][f]
+    assert rule_percent(now[a], 0, lang) != rule_percent(now[b], 0, lang)  # (visibly different)
+    wa, wb = tokens[a].text, tokens[b].text
+    link = lambda s: f"s={s.replace(' ', '+')}&lang={lang}&path=position&step=1&focus={f}"  # noqa: E731
+    before, after = (experiment(link(s), "pos-shuffle", lexicons, lang) for s in (first, second))
+    open_, close = ("«", "»") if lang == "it" else ("“", "”")
+    on = lambda word, w: f"{rule_percent(w, 0, lang)} {'a' if lang == 'it' else 'to'} {open_}{word}{close}"  # noqa: E731
+    and_ = " e " if lang == "it" else " and "
+    assert on(wa, now[a]) + and_ + on(wb, now[b]) in before
+    assert on(wb, now[b]) + and_ + on(wa, now[a]) in after  # (the other way round, each weight its word's)
+    assert ("equivariante" if lang == "it" else "equivariant") in after
+
+
+def test_the_shuffle_swaps_two_different_cards_when_the_first_two_nouns_are_alike(lexicons):
+    """«il gatto guarda il topo il libro»: «gatto» and «topo» have one card, so the button swaps
+    «gatto» and «libro»; with only alike nouns it swaps them and the sentence says why nothing moves."""
+    from app.labs.position import experiments
+    tokens, _ = schema.check_sentence("il gatto guarda il topo e il libro", lexicons["it"])
+    assert tokens[1].card == tokens[4].card != tokens[7].card
+    assert experiments.nouns(tokens) == (1, 7)
+    said = experiment("s=il+gatto+guarda+il+topo&path=position&step=1&focus=2", "pos-shuffle", lexicons)
+    assert "«gatto» e «topo» hanno la stessa carta" in said
 
 
 def test_shift_says_rope_stays_and_sinusoidal_moves_with_numpys_numbers(lexicons):
@@ -532,18 +667,75 @@ def test_shift_says_rope_stays_and_sinusoidal_moves_with_numpys_numbers(lexicons
         assert f"Le barre {verdict}" in said
 
 
-def test_convention_shows_other_turned_vectors_and_the_same_weights_once_permuted(lexicons):
-    """Step 5: pairs (0,2),(1,3) with the same W give other weights; with W's columns permuted, numpy's
-    interleaved weights again."""
-    said = experiment("path=position&step=5&focus=2&position=rope&lang=en", "pos-convention", lexicons, "en")
-    sentence = schema.default_settings("en").sentence
-    w = ref_row(sentence, lexicons, "rope", 2, lang="en")
-    shown = english_vec([x for j, x in enumerate(w) if j != 2])
-    import re
-    weights = re.findall(r"the weights (\[[^\]]*\])", said)
-    assert weights[0] == weights[2] == shown and weights[1] != shown  # same once permuted, not before
-    turned = re.findall(r"the turned q is (\[[^\]]*\])", said)
-    assert len(set(turned)) == 3  # three different turned vectors
+def table_rows(view, klass):
+    """{row header: [cell texts]} of the table of class `klass` in a view's HTML."""
+    import html as entities
+    body = re.search(rf'<table class="{klass}">.*?<tbody>(.*?)</tbody>', view, re.S).group(1)
+    rows = {}
+    for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
+        head = entities.unescape(re.sub("<[^>]+>", "", re.search(r"<th[^>]*>(.*?)</th>", tr, re.S).group(1)))
+        rows[head] = [entities.unescape(re.sub("<[^>]+>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)]
+    return rows
+
+
+def test_convention_table_shows_each_conventions_turned_q_and_weights(lexicons):
+    """Step 5: a column a convention, numpy's turned q and weights in each: (0,1),(2,3) with W; (0,2),(1,3)
+    with W, other numbers; (0,2),(1,3) with W_Q's and W_K's columns permuted, the first's weights again.
+    The page's own pairing is the column marked."""
+    for pairs, marked in (("interleaved", 0), ("half", 1)):
+        html, x = lab_html(f"path=position&step=5&focus=2&position=rope&pairs={pairs}", lexicons)
+        view = section_of(html, "pos-convention")
+        rows = table_rows(view, "conv-table")
+        w_q, w_k, w_v = (np.asarray(m) for m in heads.designed(0))
+        perm = [0, 2, 1, 3]
+        refs = [reference(x, w_q, w_k, w_v, "rope", 0, 10.0, False, False, 0.0, "interleaved"),
+                reference(x, w_q, w_k, w_v, "rope", 0, 10.0, False, False, 0.0, "half"),
+                reference(x, w_q[:, perm], w_k[:, perm], w_v, "rope", 0, 10.0, False, False, 0.0, "half")]
+        assert rows["turned q"] == [english_vec(r[0][2]) for r in refs]
+        words = [t for t in rows if t != "turned q"]
+        for j, word in zip([j for j in range(len(x)) if j != 2], words, strict=True):
+            assert rows[word] == [rule_percent(r[3][2][j], 1, "en") for r in refs], word
+        first, second, third = zip(*(rows[w] for w in words))
+        assert first == third and first != second
+        head = re.search(r"<thead>(.*?)</thead>", view, re.S).group(1)
+        marks = [("on this page" in th) for th in re.findall(r"<th[^>]*>(.*?)</th>", head, re.S)[1:]]
+        assert marks == [k == marked for k in range(3)]
+        assert f'name="pairs" value="{pairs}" checked' in view
+
+
+def test_pairs_half_turns_0_2_and_1_3_everywhere_the_page_shows_rope(lexicons):
+    """pairs=half: the state names it, its queries, keys and weights are numpy's rotate_half RoPE,
+    and the RoPE view's arrows and table are the pairs (0,2),(1,3) with their angles and products."""
+    st_ = state_for("position=rope&pairs=half&offset=2&focus=1", lexicons)
+    assert_valid_state(st_)
+    tokens, _ = schema.check_sentence(st_["sentence"], lexicons["it"])
+    x = [t.card for t in tokens]
+    ref = reference(x, *heads.designed(0), "rope", 2, 10.0, False, False, 0.0, "half")
+    assert_matches(st_["matrix"], *ref)
+    assert st_["position"]["pairs"] == "half"
+    html, x = lab_html("path=position&step=5&position=rope&pairs=half&offset=2&focus=1", lexicons)
+    view = section_of(html, "rope")
+    assert re.findall(r"<figcaption>(.*?)</figcaption>", view) == ["Pair (0,2)", "Pair (1,3)"]
+    q0, k0 = np.asarray(x, float) @ np.asarray(heads.designed(0)[0]), np.asarray(x, float)
+    q1, k1 = ref_rope(q0, 2, 10.0, "half"), ref_rope(k0, 2, 10.0, "half")
+    j = int(np.argmax(ref[3][1]))
+    pairs = [(0, 2), (1, 3)]
+    assert table_cells(view, "after") == [english_num(q1[1, a] * k1[j, a] + q1[1, b] * k1[j, b]) for a, b in pairs] \
+        + [english_num(q1[1] @ k1[j])]
+    assert "dimensions (0,2),(1,3) turns" in view
+
+
+def test_pairs_is_a_setting_of_the_convention_step_only(lexicons):
+    """Step 5 owns `pairs`: a link's pairs=half stays there; entering step 4 or the explorer from it sets
+    (0,1),(2,3) back."""
+    from app.views import registry
+    assert registry.view("pos-convention").settings == ("pairs",)
+    s, _ = schema.parse_params("path=position&step=5&pairs=half", lexicons)
+    assert s.pairs == "half"
+    later, _ = schema.parse_params("path=position&step=4", lexicons)
+    assert later.pairs == "interleaved"
+    bad, notes = schema.parse_params("pairs=diagonal", lexicons)
+    assert bad.pairs == "interleaved" and len(notes) == 1
 
 
 def test_the_query_line_says_how_q_came_under_each_position(lexicons):

@@ -1,6 +1,7 @@
 """The position lab as a student walks it (path=position): every view's numbers equal the state
-JSON's, the shift leaves RoPE's bars where they were and moves sinusoidal's, and every step is
-clean under axe at 1280 and 360 px in both languages (one shared page per language)."""
+JSON's, the shift leaves RoPE's bars where they were and moves sinusoidal's, the base button, the
+pairs' radios and the slopes' table do what they say with the focus kept, and every step is clean
+under axe at 1280 and 360 px in both languages (one shared page per language)."""
 
 import json
 import re
@@ -159,13 +160,14 @@ def test_the_three_experiments_buttons_do_what_their_sentences_say(lab):
     wait_state(page, "s.position.offset === 5")
     assert bar_values(page) == bars
     go_step(page, 5)
-    said = page.locator("#pos-convention-result").inner_text()
     before_w = get_state(page)["w_q"]
-    other = re.findall(r"\[[^\]]*\]", said)[3]  # the other pairing's weights, same W
+    other = [numbers(t)[0] / 100 for t in page.locator(
+        "#view-pos-convention tr[data-index] td[data-col='b']").all_inner_texts()]  # the other pairing's, same W
     page.locator("#pos-convention").click()
-    state = wait_state(page, "s.matrix.queries[0][1] !== undefined && document.activeElement.id === 'pos-convention'")
+    state = wait_state(page, f"JSON.stringify(s.w_q) !== {json.dumps(json.dumps(before_w))} "
+                             "&& document.activeElement.id === 'pos-convention'")
     shown = [r["weight"] for r in state["rows"] if r["candidate"]]
-    assert shown == pytest.approx(numbers(other), abs=0.0006)
+    assert shown == pytest.approx(other, abs=0.0006)
     page.locator("#pos-convention").click()  # (undone: the permutation is its own inverse)
     wait_state(page, f"JSON.stringify(s.w_q) === JSON.stringify({json.dumps(before_w)})")
     set_offset(page, 0)
@@ -225,3 +227,74 @@ def test_an_offset_out_of_range_says_why_and_keeps_what_was_typed(lab):
     assert get_state(page)["position"] == before["position"]
     set_offset(page, 0)
     assert page.locator("#messages .notes").count() == 0
+
+
+def test_step_2_shows_x_plus_pe_on_a_phone_and_sets_the_papers_base(lab):
+    """Step 2 at 390 px: each word's x + PE(p) is on screen without sideways scrolling, and equals the
+    state's card + PE row; the base button, pressed from the keyboard, sets 10,000 (the state's base,
+    the shown sums follow) and keeps the focus; pressed again, 10."""
+    page = lab
+    go_step(page, 2)
+    choose(page, "sinusoidal")
+    page.set_viewport_size({"width": 390, "height": 800})
+    try:
+        sums = page.locator("#view-sinusoidal td[data-col='sum']")
+        for k in range(sums.count()):
+            sums.nth(k).scroll_into_view_if_needed()
+            box = sums.nth(k).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, k
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        state = get_state(page)
+        expected = [[c + e for c, e in zip(t["card"], pe)] for t, pe in zip(state["tokens"], state["position"]["encoding"])]
+        assert cells(page, "sinusoidal", "sum") == [pytest.approx(r, abs=0.0006) for r in expected]
+        button = page.locator("#pos-base-paper")
+        button.focus()
+        page.keyboard.press("Enter")
+        state = wait_state(page, "s.position.base === 10000 && document.activeElement.id === 'pos-base-paper'")
+        expected = [[c + e for c, e in zip(t["card"], pe)] for t, pe in zip(state["tokens"], state["position"]["encoding"])]
+        assert cells(page, "sinusoidal", "sum") == [pytest.approx(r, abs=0.0006) for r in expected]
+        assert page.locator("#base").input_value() == "10000"
+        page.keyboard.press("Enter")
+        wait_state(page, "s.position.base === 10 && document.activeElement.id === 'pos-base-paper'")
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+        choose(page, "none")
+
+
+def test_the_pairs_radio_moves_the_arrows_and_the_marked_column(lab):
+    """Step 5: the pairs' radios, moved with the arrow keys: the state's pairs follow, the focus stays on
+    the radio chosen, the arrows and the RoPE table join (0,2),(1,3), and the column marked as the
+    page's is the one whose weights the state holds."""
+    page = lab
+    go_step(page, 5)
+    choose(page, "rope")
+    page.locator("input[name='pairs'][value='interleaved']").focus()
+    page.keyboard.press("ArrowRight")
+    state = wait_state(page, "s.position.pairs === 'half' && document.activeElement.name === 'pairs'"
+                             " && document.activeElement.value === 'half'")
+    assert page.locator("#view-rope figcaption").all_inner_texts()[-2:] == [
+        ("Coppia" if page.lang == "it" else "Pair") + " " + p for p in ("(0,2)", "(1,3)")]
+    marked = [numbers(t)[0] / 100 for t in page.locator("#view-pos-convention td.conv-here").all_inner_texts()]
+    assert marked == pytest.approx([r["weight"] for r in state["rows"] if r["candidate"]], abs=0.0006)
+    page.keyboard.press("ArrowLeft")
+    wait_state(page, "s.position.pairs === 'interleaved' && document.activeElement.value === 'interleaved'")
+    choose(page, "none")
+
+
+def test_the_slopes_table_keeps_the_head_and_its_marked_column_is_the_bars(lab):
+    """Step 6 under ALiBi: the slopes' table has a column a slope for the selected word, the one the
+    page applies marked, and that column's percentages are the bars'; another head moves the mark."""
+    page = lab
+    go_step(page, 6)
+    choose(page, "alibi")
+    marked = [numbers(t)[0] for t in page.locator("#view-alibi td.conv-here").all_inner_texts()]
+    assert marked == pytest.approx(bar_values(page), abs=0.51)
+    columns = page.locator("#view-alibi .slopes-table td.conv-here").first.get_attribute("data-col")
+    page.locator("select[name='head']").select_option("1")
+    wait_state(page, "s.head === 1")
+    assert page.locator("#view-alibi .slopes-table td.conv-here").first.get_attribute("data-col") != columns
+    marked = [numbers(t)[0] for t in page.locator("#view-alibi td.conv-here").all_inner_texts()]
+    assert marked == pytest.approx(bar_values(page), abs=0.51)
+    page.locator("select[name='head']").select_option("0")
+    wait_state(page, "s.head === 0")
+    choose(page, "none")
