@@ -90,7 +90,7 @@ async function fetchFiles() {
 /* pyscript.toml's [later.<name>] tables, {name: [[URL, path], ...]}: files written the first
    time a page needs them (a language's lexicon files, app/lexicon.py). */
 function laterFiles(toml) {
-  const groups = {};
+  const groups = Object.create(null);  /* (a page's name for a language is any text: no inherited keys) */
   for (const [, name, body] of toml.matchAll(/^\[later\.(\w+)\]\s*$([^[]*)/gm)) {
     groups[name] = [...body.matchAll(/^"([^"]+)"\s*=\s*"([^"]+)"/gm)].map(([, src, dst]) => [new URL(src, CONFIG).href, dst]);
   }
