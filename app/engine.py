@@ -5,7 +5,8 @@ and the widgets of the same folder framed by the same lesson page (static/transf
 widget is a Page (app/page.py) with a Screen of its own (app/remote.py), reached through a
 message port: static/engine.js calls `attach` when a port comes, `receive` with each of its
 messages (JSON text), and posts back the ops each returns. The widgets share the code and
-the parsed lexicons.
+the parsed lexicons; a lab's modules and a language's lexicon files come when a message first
+needs them (`arrived`, `unavailable`, `without`).
 """
 
 import json
@@ -35,7 +36,7 @@ class Engine:
 
     def __init__(self):
         self.restored = lexicon.made()  # (before any page asked: a snapshot's, app/lexicon.py)
-        self.lexicons = Lexicons()
+        self.lexicons = Lexicons(later=True)  # (a language's files come when first needed: static/engine.js)
         self.timers = Timers()
         self.pages = {}
 
@@ -57,6 +58,11 @@ class Engine:
     def unavailable(self, ids):
         """The labs `ids` (JSON text) could not be fetched: the pages go on without them."""
         labs.UNAVAILABLE.update(json.loads(ids))
+
+    def without(self, langs):
+        """The lexicon files of `langs` (JSON text) could not all be fetched: each language's
+        lexicon is made from the files that came (a missing one is said on the page)."""
+        lexicon.UNAVAILABLE.update(json.loads(langs))
 
     def detach(self, number):
         self.pages.pop(number, None)

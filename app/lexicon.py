@@ -13,6 +13,11 @@ A language's lexicon comes from two files, both read by the page at run time:
   the generated ones. Bad rows are skipped and reported with file and line; they never stop
   the page.
 
+In the browser a language's two files come when a message first needs its lexicon (pyscript.toml's
+`[later.<lang>]`: the page's own language while Python starts, the other one on the first switch to
+it): the engine's `Lexicons` raise `Needed` for a language whose files are not here yet, and
+app/page.py undoes the message, static/engine.js fetches them and sends it again.
+
 A word in neither file gets a card from the rules below, flagged `known = False` with the
 reason of the guess (the key of `i18n.STRINGS[lang]["guess"]`), in this order:
 
@@ -769,10 +774,37 @@ def made(directory=LEXICON_DIR):
     return sorted(lang for lang, folder in _made if folder == directory)
 
 
+class Needed(Exception):
+    """The files of the lexicons of `langs` are not in this file system yet (in the browser, a
+    language's files come the first time a message needs them): app/page.py undoes the message,
+    static/engine.js fetches pyscript.toml's `[later.<lang>]` files and sends it again."""
+
+    def __init__(self, langs):
+        super().__init__(langs)
+        self.langs = langs
+
+
+UNAVAILABLE = set()  # languages whose files could not all be fetched: made from those that came
+
+
+def here(lang, directory=LEXICON_DIR):
+    """Whether both files of the language are in `directory` (always on CPython; in the browser
+    once they have been fetched)."""
+    return all(os.path.isfile(path) for path in _files(lang, directory) if path)
+
+
 class Lexicons(dict):
     """The lexicons by language, each loaded on first use: the second language costs nothing
-    until it is chosen (the engine's widgets share one: app/engine.py)."""
+    until it is chosen (the engine's widgets share one: app/engine.py), from `directory`'s files.
+    `later`: the files of a language may come later (the browser's engine), so a language whose
+    files are not here yet raises `Needed` instead of being made without them."""
+
+    def __init__(self, later=False, directory=LEXICON_DIR):
+        super().__init__()
+        self.later, self.directory = later, directory
 
     def __missing__(self, lang):
-        self[lang] = load_lexicon(lang)
+        if self.later and lang not in UNAVAILABLE and not here(lang, self.directory):
+            raise Needed([lang])
+        self[lang] = load_lexicon(lang, self.directory)
         return self[lang]

@@ -36,7 +36,7 @@ import json
 import time
 import traceback
 
-from app import contract, editing, guessing, heads, labs, path, render, settings as schema, sharing
+from app import contract, editing, guessing, heads, labs, lexicon, path, render, settings as schema, sharing
 from app.grid import Grid
 from app.i18n import LANGS, text
 from app.quiz import Session
@@ -46,6 +46,8 @@ from app.views import editor as editor_view, model as model_view, path as path_v
 from app.views.controls import checkpoint_value, slope_said, temperature_value
 
 URL_EVERY = 0.1  # s: the address is written at most this often (browsers throttle replaceState)
+# What a message may have to wait for in the browser: a lab's archive, a language's lexicon files.
+WAITS = (labs.Needed, lexicon.Needed)
 # The controls whose values the page's thread sends with every event (the only ones read by id).
 READ = ("sentence-input", "mm-q", "mm-k", "mm-v", "cmp-text", "cmp-step", "swap-a", "swap-b", "guess-pct",
         "package-kind")
@@ -375,7 +377,7 @@ class Page:
             gc.disable()
         try:
             handler(*args)
-        except labs.Needed:
+        except WAITS:
             raise
         except Exception as error:  # noqa: BLE001 - the page must survive anything
             self.show_error(error)
@@ -603,18 +605,21 @@ class Page:
         """A message of the page's thread (static/page.js): an event, a host message, a call
         back, an op it could not do, or the start. Returns the ops it wrote (JSON text)."""
         screen = self.screen
-        kept = dict(vars(self))  # (what the page holds, put back if the message needs a lab first)
+        kept = dict(vars(self))  # (what the page holds, put back if the message needs files first)
         try:
             return self.answer(message)
-        except labs.Needed as needed:  # its settings need labs not here: undone, sent again once they are
+        except WAITS as needed:  # its settings need files not here: undone, sent again once they are
             screen.take()
             vars(self).clear()
             vars(self).update(kept)
-            return json.dumps({"labs": needed.ids})
+            if isinstance(needed, labs.Needed):
+                return json.dumps({"labs": needed.ids})
+            return json.dumps({"later": needed.langs})
 
     def answer(self, message):
         """`receive`'s work; raises labs.Needed, before anything is drawn, when the settings it
-        arrives at need a lab whose archive is not here yet (app/labs/__init__.py)."""
+        arrives at need a lab whose archive is not here yet (app/labs/__init__.py), and
+        lexicon.Needed when they need a language whose lexicon files are not (app/lexicon.py)."""
         screen = self.screen
         screen.context = Context(message.get("context"))
         kind = message["type"]

@@ -4,7 +4,8 @@
    Started by static/page.js (new Worker(…, {name: "attention-engine"})) right after the first
    frame. It starts Python from this browser's memory snapshot when a valid one is kept
    (snapshot.js), else normally; writes the app's files ([files] of pyscript.toml: the app's
-   archive and the lexicons) into Python's file system; runs app/main.py, whose Engine
+   archive) and the page's language's lexicon files ([later.<lang>]) into Python's file system;
+   runs app/main.py, whose Engine
    (app/engine.py) then serves every widget whose page sends a port: the page that started
    the worker and the widgets of the same deployment framed by the same lesson page
    (static/transfer.js).
@@ -25,8 +26,9 @@
    It first tells the page that started it {type: "listening"} (which sends nothing before),
    asks it {type: "compile", url, answer} (Python's wasm, see below),
    and takes from it {type: "wasm", module}, {type: "quiet"} (the student paused: the snapshot of later visits may be
-   made now) and, from every page, {type: "port"} with a MessagePort whose messages are the
-   page's (app/page.py, `receive`). The runtime path below is kept current by `make build`. */
+   made now) and, from every page, {type: "port", lang} with a MessagePort whose messages are the
+   page's (app/page.py, `receive`) and the language its address asks for. The runtime path below
+   is kept current by `make build`. */
 import * as runtime from "../vendor/pyodide-314.0.2-b6b1ca59/pyodide.js";
 import { compileAnyType, loadPython, meet, memoryBytes, onWasmFailure, takePageWasm } from "./runtime.js";
 import { configFiles, onStored, restored, startPlan, tryInWorker } from "./snapshot.js";
@@ -75,10 +77,24 @@ async function fetchBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+/* pyscript.toml's text, fetched once. */
+const config = fetchBytes(CONFIG).then((bytes) => new TextDecoder().decode(bytes));
+config.catch(() => {});  /* (reported where it is awaited) */
+
 /* The app's files, [[path, bytes], ...]: fetched from the start, while Python starts. */
 async function fetchFiles() {
-  const files = configFiles(new TextDecoder().decode(await fetchBytes(CONFIG)));
+  const files = configFiles(await config);
   return Promise.all(files.map(([src, dst]) => fetchBytes(src).then((bytes) => [dst, bytes])));
+}
+
+/* pyscript.toml's [later.<name>] tables, {name: [[URL, path], ...]}: files written the first
+   time a page needs them (a language's lexicon files, app/lexicon.py). */
+function laterFiles(toml) {
+  const groups = Object.create(null);  /* (a page's name for a language is any text: no inherited keys) */
+  for (const [, name, body] of toml.matchAll(/^\[later\.(\w+)\]\s*$([^[]*)/gm)) {
+    groups[name] = [...body.matchAll(/^"([^"]+)"\s*=\s*"([^"]+)"/gm)].map(([, src, dst]) => [new URL(src, CONFIG).href, dst]);
+  }
+  return groups;
 }
 
 /* The app's files, as PyScript's [files] would lay them out: "URL" = "path", where a path
@@ -94,6 +110,9 @@ function writeFiles(python, fetched) {
     python.FS.writeFile(path, bytes);
   }
 }
+
+let pythonUp = null;
+const python = new Promise((resolve) => { pythonUp = resolve; });  /* Python, its app's files written */
 
 async function start() {
   const files = fetchFiles();
@@ -118,11 +137,33 @@ async function start() {
   }
   tell({ type: "progress", stage: "Loaded interpreter" });
   writeFiles(pyodide, await files);
+  pythonUp(pyodide);
   pyodide.runPython("import sys\nif '' not in sys.path and '.' not in sys.path: sys.path.insert(0, '')");
   const globals = pyodide.globals.get("dict")();
   pyodide.runPython(await entry, { globals, filename: "app/main.py" });
+  /* (the languages the pages asked for so far are written before their first message) */
+  await Promise.all(later.values());
   engine = globals.get("ENGINE");
   ports.forEach(([port, number]) => attach(port, number));
+}
+
+/* A group of pyscript.toml's [later.<name>] files, a language's lexicon: fetched the first time a
+   page asks for it, at once for the language a page's port names (while Python starts), else
+   when a message needs it ({"later": [names]}: app/lexicon.py); written into Python's file
+   system once Python is up, once for every page. A file that cannot be had is said in the
+   console and left out: Python, asking for it again, is told it is not coming. */
+const later = new Map();
+function fetchLater(name) {
+  if (!later.has(name)) {
+    const fetched = config.then((toml) => Promise.all((laterFiles(toml)[name] || []).map(([src, dst]) =>
+      fetchBytes(src).then((bytes) => [dst, bytes], (error) => {
+        console.warn(`Attention Explorer: ${dst} could not be loaded:`, error && error.message);
+        return null;
+      }))), () => []);
+    later.set(name, Promise.all([python, fetched]).then(([pyodide, got]) => writeFiles(pyodide, got.filter(Boolean)))
+      .catch((error) => console.warn(`Attention Explorer: the files of ${name} could not be written:`, error)));
+  }
+  return later.get(name);
 }
 
 /* A lab's archive (app/labs/<id>.zip: its modules), fetched the first time a page's message
@@ -142,18 +183,21 @@ function lab(id) {
   return labs.get(id);
 }
 
-/* A message's ops from its Page; when its settings need labs that are not here ({"labs": [ids]}:
-   the Page undid it), their archives are fetched and the message is sent again. */
+/* A message's ops from its Page; when its settings need labs that are not here ({"labs": [ids]})
+   or a language whose lexicon files are not ({"later": [names]}; the Page undid it), those are
+   fetched and the message is sent again. */
 async function answer(number, data) {
   const asked = new Set();
   for (;;) {
     const ops = engine.receive(number, data);
-    if (!ops.startsWith('{"labs"')) return ops;
-    const ids = JSON.parse(ops).labs;
-    /* (a lab asked for again once it came is not coming: the page goes on without it) */
-    ids.filter((id) => asked.has(id)).forEach((id) => engine.unavailable(JSON.stringify([id])));
-    ids.forEach((id) => asked.add(id));
-    await Promise.all(ids.map(lab));
+    if (!ops.startsWith("{")) return ops;
+    const { labs: ids = [], later: names = [] } = JSON.parse(ops);
+    /* (what is asked for again once it came is not coming: the page goes on without it) */
+    ids.filter((id) => asked.has(`lab ${id}`)).forEach((id) => engine.unavailable(JSON.stringify([id])));
+    names.filter((name) => asked.has(`later ${name}`)).forEach((name) => engine.without(JSON.stringify([name])));
+    ids.forEach((id) => asked.add(`lab ${id}`));
+    names.forEach((name) => asked.add(`later ${name}`));
+    await Promise.all([...ids.map(lab), ...names.map(fetchLater)]);
   }
 }
 
@@ -185,6 +229,7 @@ self.onmessage = (event) => {
   if (data.type === "port") {
     const port = event.ports[0], entry = [port, ports.length + 1];
     ports.push(entry);
+    if (typeof data.lang === "string") fetchLater(data.lang);  /* (a name no table has: nothing) */
     if (failed !== null) port.postMessage({ type: "failed", detail: failed });
     else if (engine) attach(...entry);
   } else if (data.type === "wasm") {

@@ -936,19 +936,27 @@
       return r.arrayBuffer().then(function (bytes) { return WebAssembly.compile(bytes); });
     });
   }
-  /* `port`'s messages go to the engine (each page makes its own channel, and keeps its end). */
-  function connect(port) {
-    tell({ type: "port" }, [port]);
+  /* `port`'s messages go to the engine (each page makes its own channel, and keeps its end);
+     `lang`, the language its address asks for: the engine fetches that lexicon while Python
+     starts (another language's comes when a message first needs it: app/lexicon.py). */
+  function connect(port, lang) {
+    tell({ type: "port", lang: lang }, [port]);
   }
   if (ns.shared) {  /* a leader: its followers connect here */
     ns.shared.connect = connect;
     ns.shared.waiting.splice(0).forEach(function (go) { go(); });
   }
 
+  /* The language this page's address asks for, else the pre-rendered page's (the default). A
+     name that is no language is a guess that fetches nothing: the page's start then asks. */
+  function language() {
+    return new URLSearchParams(location.search).get("lang") || html.lang;
+  }
+
   function begin(give) {
     var channel = new MessageChannel();
     try {
-      give(channel.port2);
+      give(channel.port2, language());
       port = channel.port1;
     } catch (error) {
       if (ns.follower) return ns.follower.alone(true);  /* the leader's engine cannot take it */
