@@ -23,7 +23,7 @@ class Term:
     id: str  # its entry's anchor: #term-<id>
     words: dict  # {"it": (its headword, other forms…), "en": (…)}: the forms that link to it
     text: dict  # {"it": its definition, "en": …}
-    where: tuple = ()  # (path id, step number): the step that shows it; () none
+    where: tuple = ()  # (path id, step number): the step that shows it, the core's or its own lab's
 
 
 TERMS = {}
@@ -78,12 +78,6 @@ def address(term, lang):
 
 
 add(
-    Term("token", {"it": ("token",), "en": ("token", "tokens")},
-         {"it": "Il pezzo di testo che un modello tratta come un'unità. Qui è una parola o un segno di "
-                "punteggiatura; nel modello addestrato della pagina, una lettera.",
-          "en": "The piece of text a model handles as one unit. Here it is a word or a punctuation mark; in "
-                "the page's trained model, a letter."},
-         ("generation", 1)),
     Term("dot", {"it": ("prodotto scalare", "prodotti scalari"), "en": ("dot product", "dot products")},
          {"it": "Due liste di numeri della stessa lunghezza, moltiplicate posto per posto e poi sommate: "
                 "un solo numero, grande quando le due liste sono grandi negli stessi posti.",
@@ -120,10 +114,4 @@ add(
           "en": "One whole attention with its own W_Q, W_K and W_V. Several heads work side by side, each "
                 "looking for something else, and W_O joins their results."},
          ("formula", 9)),
-    Term("big_o", {"it": ("O(n²)", "O(n)"), "en": ("O(n²)", "O(n)")},
-         {"it": "Come cresce un costo con la lunghezza n del testo. O(n): cresce come n, il doppio delle "
-                "parole costa il doppio. O(n²): cresce come n · n, il doppio delle parole costa il quadruplo.",
-          "en": "How a cost grows with the length n of the text. O(n): it grows like n, twice the words cost "
-                "twice as much. O(n²): it grows like n · n, twice the words cost four times as much."},
-         ("cost", 6)),
 )

@@ -179,6 +179,12 @@ def need_path(path_id):
             raise Needed([lab.id])
 
 
+def path_here(path_id):
+    """Whether the path `path_id` can be drawn without fetching anything: the core's, or one of a
+    lab that is here."""
+    return all(present(lab.id) for lab in labs() if path_id in lab.paths)
+
+
 def need(settings):
     """Raise `Needed` when these settings need labs that are not here."""
     missing = wanted(settings)

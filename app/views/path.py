@@ -2,7 +2,7 @@
 out to the explorer; the step's title, what it adds, one thing to try and its answer behind a
 disclosure. Empty in the explorer."""
 
-from app import glossary, model, path
+from app import glossary, labs, model, path
 from app.i18n import STRINGS, text
 from app.views.html import esc
 
@@ -63,7 +63,7 @@ def render_glossary(lang):
     items = []
     for term in glossary.entries(lang):
         where = ""
-        if term.where:
+        if term.where and labs.path_here(term.where[0]):  # (never a lab fetched for a link's words)
             way = path.path_of(term.where[0])
             title = text(lang, path.step_key(term.where[1], "title", way.id))
             where = (f' <a class="go" href="{glossary.address(term, lang)}">'

@@ -4,7 +4,12 @@ from app import glossary
 from app.glossary import Term
 
 glossary.add(
-    Term("float32", {"it": ("float32",), "en": ("float32",)},
+    Term("big_o", {"it": ("O(n²)", "O(n)"), "en": ("O(n²)", "O(n)")},
+         {"it": "Come cresce un costo con la lunghezza n del testo. O(n): cresce come n, il doppio delle "
+                "parole costa il doppio. O(n²): cresce come n · n, il doppio delle parole costa il quadruplo.",
+          "en": "How a cost grows with the length n of the text. O(n): it grows like n, twice the words cost "
+                "twice as much. O(n²): it grows like n · n, twice the words cost four times as much."},
+         ("cost", 6)),    Term("float32", {"it": ("float32",), "en": ("float32",)},
          {"it": "Il modo più comune di scrivere un numero con la virgola in un computer: 32 bit, cioè 4 byte "
                 "per numero.",
           "en": "The most common way a computer writes a number with a fractional part: 32 bits, that is 4 "

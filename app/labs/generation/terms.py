@@ -4,6 +4,12 @@ from app import glossary
 from app.glossary import Term
 
 glossary.add(
+    Term("token", {"it": ("token",), "en": ("token", "tokens")},
+         {"it": "Il pezzo di testo che un modello tratta come un'unità. Qui è una parola o un segno di "
+                "punteggiatura; nel modello addestrato della pagina, una lettera.",
+          "en": "The piece of text a model handles as one unit. Here it is a word or a punctuation mark; in "
+                "the page's trained model, a letter."},
+         ("generation", 1)),
     Term("induction", {"it": ("testa di induzione",), "en": ("induction head",)},
          {"it": "Una testa che trova la volta precedente in cui è comparsa la lettera attuale e guarda la "
                 "lettera che l'ha seguita: così il modello continua una ripetizione.",
