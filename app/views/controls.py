@@ -205,8 +205,8 @@ def render_controls(settings, interactive=True):
         f'<input id="sentence-input" name="s" type="text" value="{esc(settings.text)}" '
         f'spellcheck="false"{off}>'
         f'<button type="submit" id="analyse"{off}>{esc(text(lang, "analyse"))}</button>'
-        "</div></form>"
         + read_by +
+        "</div></form>"
         '<div class="first-options">'
         f'<label class="preset-label" for="preset"{hidden}>{esc(text(lang, "presets_label"))}</label>'
         f'<select id="preset" name="preset"{off}{hidden}>{"".join(options)}</select>'
