@@ -342,6 +342,9 @@ def build_state(settings, tokens, record, quiz=None):
     for setting in schema.SCHEMA:
         if setting.state is not None:
             state[setting.state] = getattr(settings, setting.attr)
+    if settings.lexicon is not None and settings.mode == "sentence":
+        # (the sentence read with the other language's lexicon; absent: the page's own, `lang`)
+        state["lexicon"] = settings.lexicon
     state["position"] = position_field(settings, record)
     # shared keys (docs/DESIGN.md): the numbers a cache keeps a token and layer for these heads
     state["cache_per_token"] = heads.cache_per_token(settings.kv_heads)

@@ -142,7 +142,7 @@ def swap(page):
         return
     settings = page.settings
     sentence = " ".join(order.swapped(words, a, b))
-    tokens, problem = schema.check_sentence(sentence, page.lexicons[settings.lang], settings.limit)
+    tokens, problem = schema.check_sentence(sentence, page.lexicons[schema.reading(settings)], settings.limit)
     if tokens is None or len(tokens) != len(words):
         page.set_messages([problem] if problem else [])
         return

@@ -121,7 +121,7 @@ class Page:
 
     def set_messages(self, notes=()):
         """Show these notes and the lexicon's problems (the DOM is touched only on a change)."""
-        problems = self.lexicons[self.settings.lang].problems
+        problems = self.lexicons[schema.reading(self.settings)].problems
         html = render.render_messages(list(notes), problems, self.settings.lang)
         if html != self.messages_html:
             self.messages_html = html
@@ -169,6 +169,7 @@ class Page:
             region("sentence-input").value = settings.text
             preset = schema.preset_index(settings.sentence, lang, settings.mode)
             region("preset").value = "" if preset is None else str(preset)
+            region("lexicon").value = schema.reading(settings)  # (which lexicon reads it: an example's own)
         if regions:  # (embedded: the swap alone, shown on the path's word-order step; no matrix cells)
             region("editor").innerHTML = render.render_edits(settings, tokens, record, True,
                                                              [t.card for t in self.lexicon_tokens],
@@ -433,7 +434,10 @@ class Page:
             self.publish()
 
     def pick_preset(self, target):
+        """An example: a sentence of the page's language, read with its lexicon."""
         if target.value != "":
+            if self.settings.lexicon is not None and self.settings.mode != "model":
+                self.settings = self.settings.copy(lexicon=None)
             self.show_sentence(schema.examples(self.settings.lang, self.settings.mode)[int(target.value)][0])
 
     def pick_language(self, target):
@@ -666,7 +670,7 @@ class Page:
         payload = contract.state_json(contract.build_state(settings, shown, record))
         early = message.get("early")
         asked = settings.copy(**early["choice"]) if early else settings
-        if (not notes and not self.lexicons[settings.lang].problems
+        if (not notes and not self.lexicons[schema.reading(settings)].problems
                 and (not any(p in params for p in schema.URL_KEYS) or early and early["shown"])
                 and contract.same_state(payload, message.get("state") or "")):
             # (a lexicon edited after the build would differ from the pre-render: full render then)

@@ -50,10 +50,33 @@ def global_indices(settings):
 
 
 def _take_lang(settings, lang, change):
-    """Another language: an example becomes the same example there (`switch_language`)."""
+    """Another language: an example becomes the same example there, a typed sentence keeps its
+    lexicon (`switch_language`)."""
     if lang != settings.lang:
         settings, change.tokens = switch_language(settings, lang, change.lexicons)
     return settings
+
+
+def reading(settings):
+    """The language whose lexicon reads the sentence: the `lexicon` setting's, else the page's."""
+    return settings.lexicon or settings.lang
+
+
+def _take_lexicon(settings, lexicon, change):
+    """The lexicon that reads the sentence; the page's own language's is kept as None (links leave
+    it out). Another one reads the sentence again: its words, cards and guesses are that
+    language's (its files come first where they are not here yet: lexicon.Needed)."""
+    after = settings.copy(lexicon=None if lexicon == settings.lang else lexicon)
+    if reading(after) == reading(settings) or settings.mode == "model":  # (letters are read by no lexicon)
+        return after
+    tokens, problem = sentence_tokens(after, after.sentence, change.lexicons)
+    if tokens is None:  # (a text too long in the other language's words: the sentence stays as it is read)
+        raise Bad(problem, keep=settings)
+    change.tokens = tokens
+    after = after.copy(cards=None)  # (cards edited were the other reading's, one a word of its split)
+    if after.focus is not None and after.mode != "matrix" and after.focus >= len(tokens):
+        after = after.copy(focus=None)
+    return after
 
 
 def _take_sentence(settings, sentence, change):
@@ -187,7 +210,7 @@ def first_example(mode, lang):
 
 # The student's work a change of mode replaces (model mode has letters where sentence mode has a
 # sentence; matrix mode selects a row of Q): kept aside, by mode, for a step back into that mode.
-MODE_WORK = ("sentence", "text", "focus", "cards", "checkpoint")
+MODE_WORK = ("sentence", "text", "lexicon", "focus", "cards", "checkpoint")
 
 
 def _take_back(settings):
@@ -273,7 +296,7 @@ def _take_lock(settings, lock, change):
     return settings.copy(lock=True, quiz=True, step=None, view=view)
 
 
-# The order is the order fields apply in (docs/DESIGN.md: lang, mode, path, step, sentence, …, focus,
+# The order is the order fields apply in (docs/DESIGN.md: lang, lexicon, mode, path, step, sentence, …, focus,
 # mask, self, scaled, temp, pos, view, quiz); `limit` comes before the sentence it limits.
 SCHEMA = (
     Setting(attr="lang",
@@ -283,6 +306,15 @@ SCHEMA = (
             url="lang", host="lang", control="lang", kind="choice", default=i18n.DEFAULT_LANG,
             choices=i18n.LANGS, note="link_lang_bad", state="lang", always=True, redraw=("all",),
             take=_take_lang),
+    # The language whose lexicon reads the sentence (docs/DESIGN.md, "The sentence's lexicon"): None,
+    # the page's own; a typed sentence keeps it when the page's language changes.
+    Setting(attr="lexicon",
+            help=("the lexicon that reads the sentence's words: it (Italian) or en (English); by default the "
+                  "page's language. Switching the page's language keeps a typed sentence's lexicon, so its "
+                  "cards stay; an example sentence becomes the other language's example, read with its lexicon"),
+            example="it",
+            url="lexicon", host="lexicon", control="lexicon", kind="choice", default=None,
+            choices=i18n.LANGS, redraw=("sentence",), take=_take_lexicon),
     Setting(attr="limit",
             help=("the most words (and punctuation marks) a sentence may have, for long texts shown on "
                   "purpose"),
@@ -534,7 +566,7 @@ def sentence_tokens(settings, text, lexicons):
     """(tokens, None) for a text the page can show in the settings' mode, or (None, Note)."""
     if settings.mode == "model":
         return model_tokens(text)
-    return check_sentence(text, lexicons[settings.lang], settings.limit)
+    return check_sentence(text, lexicons[reading(settings)], settings.limit)
 
 
 def check_sentence(text, lexicon, limit=MAX_TOKENS):
@@ -618,7 +650,7 @@ def query_count(settings, tokens=None):
     """How many rows ask: the words of the sentence, or Q's rows in matrix mode."""
     if settings.mode == "matrix":
         return len(matrices.resolve(settings.q, settings.k, settings.v, settings.seed)[0])
-    return len(tokens) if tokens is not None else len(tokenize(settings.sentence, settings.lang))
+    return len(tokens) if tokens is not None else len(tokenize(settings.sentence, reading(settings)))
 
 
 def param_pairs(settings):
@@ -666,27 +698,33 @@ def to_params(settings):
 
 
 def switch_language(settings, lang, lexicons):
-    """(settings, tokens) in another language: an example becomes the same example there,
-    a typed sentence stays as it is (its cards now come from that language's lexicon)."""
+    """(settings, tokens) in another language: an example (read with its own language's lexicon)
+    becomes the same example there, read with that language's; any other sentence stays as it is,
+    read with the lexicon that read it (its cards do not change: the page's language is not the
+    sentence's)."""
     preset = preset_index(settings.sentence, settings.lang, settings.mode)
+    if settings.lexicon is not None and settings.mode != "model":  # (an example read with another lexicon)
+        preset = None
     if preset is not None and settings.mode == "matrix":  # (the focus is a row of Q, not a word)
-        sentence, focus = i18n.PRESETS[lang][preset][0], settings.focus
+        sentence, focus, words = i18n.PRESETS[lang][preset][0], settings.focus, lang
     elif preset is not None:
         sentence, focus = examples(lang, settings.mode)[preset]
+        words = lang
         if settings.mode == "model" and sentence == settings.sentence:  # (the same letters: the same position)
             focus = settings.focus
     else:
-        sentence, focus = settings.sentence, settings.focus
+        sentence, focus, words = settings.sentence, settings.focus, reading(settings)
+    lexicon = None if words == lang else words
     if settings.mode == "model":  # (letters are letters in both languages)
         tokens, _ = model_tokens(sentence)
-        return settings.copy(sentence=sentence, text=sentence, focus=focus, lang=lang), tokens
-    tokens, _ = check_sentence(sentence, lexicons[lang], settings.limit)
+        return settings.copy(sentence=sentence, text=sentence, focus=focus, lang=lang, lexicon=lexicon), tokens
+    tokens, _ = check_sentence(sentence, lexicons[words], settings.limit)
     if tokens is None:  # cannot happen for a sentence already shown; never crash
-        sentence, focus = i18n.PRESETS[lang][0]
+        (sentence, focus), lexicon = i18n.PRESETS[lang][0], None
         tokens, _ = check_sentence(sentence, lexicons[lang], settings.limit)
     if focus is not None and settings.mode != "matrix" and focus >= len(tokens):
         focus = None
-    return settings.copy(sentence=sentence, text=sentence, focus=focus, lang=lang), tokens
+    return settings.copy(sentence=sentence, text=sentence, focus=focus, lang=lang, lexicon=lexicon), tokens
 
 
 def reset(settings, lexicons):
@@ -760,12 +798,12 @@ def switch_mode(settings, mode):
 def _switched(settings, mode):
     if mode == "model":  # its first example: letters, not words; causal, a position sees itself
         sentence, focus = i18n.MODEL_EXAMPLES[settings.lang][0]
-        return settings.copy(mode=mode, sentence=sentence, text=sentence, focus=focus, step=None,
+        return settings.copy(mode=mode, sentence=sentence, text=sentence, lexicon=None, focus=focus, step=None,
                              mask=True, include_self=True, **_view_knobs())
     if settings.mode == "model":  # back from letters: the first example sentence, the toy's switches
         sentence, focus = i18n.PRESETS[settings.lang][0]
-        settings = settings.copy(mode="sentence", sentence=sentence, text=sentence, focus=focus, mask=False,
-                                 include_self=False, checkpoint=None, **_view_knobs())
+        settings = settings.copy(mode="sentence", sentence=sentence, text=sentence, lexicon=None, focus=focus,
+                                 mask=False, include_self=False, checkpoint=None, **_view_knobs())
         return _switched(settings, mode) if mode != "sentence" else settings
     if mode == "matrix":
         return settings.copy(mode=mode, include_self=True, focus=0)

@@ -190,6 +190,14 @@ def render_controls(settings, interactive=True):
             f'value="{code}"{checked}{off}> {name}</label>'
         )
     hidden = " hidden" if settings.mode == "matrix" else ""  # matrix mode: no sentence
+    # Which lexicon reads the sentence (the `lexicon` setting): the page's language is not the
+    # sentence's, and a student may choose it. Letters (model mode) and matrices are read by none.
+    words = schema.reading(settings)
+    lexicons = "".join(f'<option value="{code}"{" selected" if code == words else ""}>'
+                       f'{esc(text(lang, "lexicon_" + code))}</option>' for code in ("it", "en"))
+    read_by = "" if settings.mode != "sentence" else (
+        f'<div class="lexicon-choice"><label for="lexicon">{esc(text(lang, "lexicon_label"))}</label>'
+        f'<select id="lexicon" name="lexicon"{off}>{lexicons}</select></div>')
     return (
         f'<form id="sentence-form" class="sentence-form" autocomplete="off"{hidden}>'
         f'<label for="sentence-input">{esc(text(lang, "model_letters_label" if settings.mode == "model" else "sentence_label"))}</label>'
@@ -197,6 +205,7 @@ def render_controls(settings, interactive=True):
         f'<input id="sentence-input" name="s" type="text" value="{esc(settings.text)}" '
         f'spellcheck="false"{off}>'
         f'<button type="submit" id="analyse"{off}>{esc(text(lang, "analyse"))}</button>'
+        + read_by +
         "</div></form>"
         '<div class="first-options">'
         f'<label class="preset-label" for="preset"{hidden}>{esc(text(lang, "presets_label"))}</label>'

@@ -78,3 +78,35 @@ def test_a_host_message_naming_the_other_language_fetches_its_lexicon(browser, b
     assert [token["card"] for token in state["tokens"]] == [cards[t["text"].lower()] for t in state["tokens"]]
     assert sorted(asked) == sorted(FILES["en"])
     context.close()
+
+
+def test_a_typed_sentence_keeps_its_lexicon_when_the_page_changes_language(browser, base_url):
+    """An Italian sentence typed on the Italian page, then the page in English: its cards are still
+    the Italian files' (no English file fetched), and the choice beside the box says it is read with
+    the Italian lexicon. Chosen from the keyboard, the English lexicon comes and the known words
+    show the English files' cards; the focus stays on the choice."""
+    context, page, asked = opened(browser, base_url, "")
+    typed = "Il cane dorme con la gatta"
+    page.fill("#sentence-input", typed)
+    page.press("#sentence-input", "Enter")
+    wait_state(page, f"s.sentence === {typed!r}")
+    page.locator('input[name="lang"][value="en"]').check()
+    state = wait_state(page, "s.lang === 'en'")
+    words = [token["text"] for token in state["tokens"]]
+    italian = lexicon_cards("it")
+    assert cards_on_screen(page) == [[w, [shown_short(v, 2, "en") for v in italian[w.lower()]]] for w in words]
+    assert sorted(asked) == sorted(FILES["it"])
+    assert page.locator('label[for="lexicon"]').text_content() == "Sentence read with the lexicon"
+    assert page.locator("#lexicon option:checked").text_content() == "Italian"
+    page.focus("#lexicon")
+    page.keyboard.press("ArrowDown")
+    state = wait_state(page, "s.lang === 'en' && !('lexicon' in s)", timeout=60_000)
+    assert sorted(asked) == sorted(FILES["it"] + FILES["en"])
+    english = lexicon_cards("en")
+    shown = dict((w, card) for w, card in cards_on_screen(page))
+    known = [t["text"] for t in state["tokens"] if t["known"]]
+    assert known and all(shown[w] == [shown_short(v, 2, "en") for v in english[w.lower()]] for w in known)
+    assert cards_on_screen(page) != [[w, [shown_short(v, 2, "en") for v in italian[w.lower()]]] for w in words]
+    assert page.locator("#lexicon option:checked").text_content() == "English"
+    assert page.evaluate("document.activeElement.id") == "lexicon" and page.errors == []
+    context.close()
