@@ -270,8 +270,9 @@ class Page:
         self.region("sentence").querySelector(f'input[name="word"][value="{i}"]').checked = True
 
     def show_sentence(self, sentence):
-        """Show a new sentence (switches kept; an example starts with its word selected). On bad
-        input keep the old sentence on screen and say why; the box keeps the text."""
+        """Show a new sentence (switches kept; an example starts with its word selected, and so does a
+        step that follows a word: `schema.step_word`). On bad input keep the old sentence on screen
+        and say why; the box keeps the text."""
         lang = self.settings.lang
         tokens, problem = schema.sentence_tokens(self.settings, sentence, self.lexicons)
         if tokens is None:
@@ -279,7 +280,8 @@ class Page:
             self.set_messages([problem])
             return False
         focus = schema.preset_focus(sentence, lang, self.settings.mode)
-        self.render(self.settings.copy(sentence=sentence, text=sentence, focus=focus), tokens, ("sentence",))
+        settings = schema.step_word(self.settings.copy(sentence=sentence, text=sentence, focus=focus), tokens)
+        self.render(settings, tokens, ("sentence",))
         return True
 
     # -- publishing ----------------------------------------------------------------------

@@ -20,10 +20,12 @@ A step owns settings (`Step.owns`; by default those of the controls it puts in v
 views it shows, `registry.View.settings`). Entering a step, by Next, Back, a link or a host
 message, sets back to its default (the mode's) every setting some step or view owns and this
 step does not: a switch one step asked for does not go on shaping the next step's numbers, and
-BigBird chosen on one step does not thin out the next step's table. A link's own values, read
-after its step, stay. The explorer owns every control on its screen: leaving a path for it sets
+BigBird chosen on one step does not thin out the next step's table. A step may open on a value of
+a setting it owns (`Step.opens`), set where that setting is still at its default. A link's own
+values, read after its step, stay. The explorer owns every control on its screen: leaving a path for it sets
 back only what a view it does not show owns. The student's own work is no step's and always
-stays: the sentence or letters typed, the selected word, the cards and matrices typed, the
+stays: the sentence or letters typed, the selected word (a step that follows a word, `Step.word`,
+selects the last one only where none is selected), the cards and matrices typed, the
 letters the model wrote, the language (a head's edited matrices go with the head, when a step
 sets it back); a step in another mode keeps the work of the mode it left aside, and a step back
 into that mode finds it again (app/settings.py `_take_step`; docs/DESIGN.md, "Every path's
@@ -56,6 +58,13 @@ class Step:
     # every other setting a step or a view owns. None: those of its `controls` and of the views it
     # shows (`owned`).
     owns: tuple | None = None
+    # Settings it opens on, ((attribute, value), …): entering the step sets each one still at its
+    # default to that value (one the student or a link gave stays): FlashAttention's step opens on
+    # a block size, so its table is there to step through.
+    opens: tuple = ()
+    # It follows the selected word: with none selected (a sentence typed, which selects none), it
+    # selects the last word, on entering the step and when a sentence is typed there.
+    word: bool = False
 
     def owned(self, setting_of):
         """The settings it owns, as a frozenset: `owns`, or those of its `controls` (`setting_of`:

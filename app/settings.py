@@ -86,7 +86,8 @@ def _take_sentence(settings, sentence, change):
     if tokens is None:
         raise Bad(problem, keep=settings.copy(text=sentence))
     change.tokens = tokens
-    return settings.copy(sentence=sentence, text=sentence, focus=preset_focus(sentence, settings.lang, settings.mode))
+    return step_word(settings.copy(sentence=sentence, text=sentence,
+                                      focus=preset_focus(sentence, settings.lang, settings.mode)), tokens)
 
 
 def _take_checkpoint(settings, step, change):
@@ -196,11 +197,28 @@ def _take_step(settings, step, change):
     if after.mode != settings.mode:
         after = _take_back(after)
     after = _set_back(after)
-    example = None if step is None else path.step_of(step, settings.path).example
-    if example is not None and after.sentence == first_example(after.mode, after.lang)[0]:
-        after = after.copy(sentence=example[0], text=example[0], focus=example[1])
+    if step is None:
+        _retokenize(settings, after, change)
+        return after
+    entered = path.step_of(step, settings.path)
+    if entered.example is not None and after.sentence == first_example(after.mode, after.lang)[0]:
+        after = after.copy(sentence=entered.example[0], text=entered.example[0], focus=entered.example[1])
+    defaults = {s.attr: s.default for s in SCHEMA}
+    opened = {attr: value for attr, value in entered.opens if getattr(after, attr) == defaults[attr]}
+    if opened:
+        after = after.copy(**opened)
     _retokenize(settings, after, change)
-    return after
+    return step_word(after, change.tokens)
+
+
+def step_word(settings, tokens):
+    """On a step that follows the selected word (`path.Step.word`) with none selected: the last word
+    selected, so that the step's view has a row to show (a typed sentence selects none)."""
+    step = path.step_of(settings.step, settings.path)
+    if step is None or not step.word or settings.focus is not None:
+        return settings
+    count = query_count(settings, tokens)
+    return settings.copy(focus=count - 1) if count else settings
 
 
 def first_example(mode, lang):

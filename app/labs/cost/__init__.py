@@ -45,7 +45,8 @@ LAB = Lab(
                 low=0, high=MAX_LIMIT, nullable=True),
         # FlashAttention's tiles (docs/DESIGN.md, "Cost of the pattern"; app/flash.py): the selected
         # row computed over blocks of B keys. `flash_step` is how many blocks its table has reached
-        # (the student steps through them; none: every block).
+        # (the student steps through them from the first; none: the first; "All blocks": the number
+        # of blocks). A new block size starts again at block 1 (its `clears`).
         Setting(attr="flash",
                 help=("FlashAttention's block size B: the selected row is also computed over blocks of B keys, "
                       "one line a block, ending at the same output (none: off)"),
@@ -53,7 +54,8 @@ LAB = Lab(
                 url="flash", host="flash", control="flash", kind="integer", default=None,
                 low=1, high=MAX_BLOCK, nullable=True, clears=("flash_step",)),
         Setting(attr="flash_step",
-                help="how many of FlashAttention's blocks its table shows, one more at each step (none: all)",
+                help=("how many of FlashAttention's blocks its table shows, one more at each step (none: the "
+                      "first; the number of blocks: all)"),
                 example="1",
                 url="flash_step", host="flash_step", control=None, kind="integer", default=None,
                 low=1, high=MAX_LIMIT, nullable=True),

@@ -2,8 +2,9 @@
 keys, one line a block with its max, the running max m, the rescale factor α, the running sum l
 and the running output o, ending at o/l beside the row's output from the whole matrix.
 
-The student steps through the blocks (`flash_step`: how many lines are reached; none: all), so
-one block's m, α and l can be checked by hand before the next. The view shows on a step of a
+The student steps through the blocks (`flash_step`: how many lines are reached; none: the first),
+so one block's m, α and l can be checked by hand before the next; "All blocks" reaches the last.
+A new block size starts again at block 1. The view shows on a step of a
 guided path that names it, or wherever a link asks for `flash`; its block size is a field in
 the view itself, not among the other settings.
 """
@@ -109,9 +110,8 @@ def key_names(row, tokens, lang):
 
 
 def reached(computed, step):
-    """How many blocks the table shows: `step` (none: all), within 1…the number of blocks."""
-    count = len(computed["steps"])
-    return count if step is None else max(1, min(step, count))
+    """How many blocks the table shows: `step` (none: the first), within 1…the number of blocks."""
+    return max(1, min(step or 1, len(computed["steps"])))
 
 
 def announcement(computed, k, names, lang):
@@ -181,16 +181,16 @@ def render_flash(row, tokens, lang, word=None):
 
 
 def step_to(page, k, pressed="flash-all"):
-    """The block buttons: the table reaches block k (None: all), the focus stays on the button
-    `pressed` while it still works (else on its neighbour that does), and the live region says the
-    block's numbers."""
-    page.apply(schema.BY_ATTR["flash_step"], k)
+    """The block buttons: the table reaches block k (None: the last, every block), the focus stays on
+    the button `pressed` while it still works (else on its neighbour that does), and the live region
+    says the block's numbers."""
     row, lang = page.row, page.settings.lang
     if row is None or page.settings.flash is None:
         return
     computed = flash.of_row(row, page.settings.flash)
     count = len(computed["steps"])
-    reached_now = reached(computed, k)
+    page.apply(schema.BY_ATTR["flash_step"], count if k is None else k)
+    reached_now = reached(computed, count if k is None else k)
     names = key_names(row, page.tokens, lang)
     said = text(lang, "flash_at_all", count=count) if k is None else announcement(computed, reached_now, names, lang)
     page.region("announce").textContent = said
@@ -200,17 +200,18 @@ def step_to(page, k, pressed="flash-all"):
 
 
 def previous_block(page):
-    block, step = page.settings.flash, page.settings.flash_step
+    """One block back (not before the first)."""
+    block = page.settings.flash
     if block is not None and page.row is not None:
-        count = len(flash.of_row(page.row, block)["steps"])
-        step_to(page, max(1, (count if step is None else step) - 1), "flash-prev")
+        step_to(page, max(1, reached(flash.of_row(page.row, block), page.settings.flash_step) - 1), "flash-prev")
 
 
 def next_block(page):
-    block, step = page.settings.flash, page.settings.flash_step
+    """One block on (not past the last)."""
+    block = page.settings.flash
     if block is not None and page.row is not None:
-        count = len(flash.of_row(page.row, block)["steps"])
-        step_to(page, min(count, 1 if step is None else step + 1), "flash-next")
+        computed = flash.of_row(page.row, block)
+        step_to(page, min(len(computed["steps"]), reached(computed, page.settings.flash_step) + 1), "flash-next")
 
 
 def render_section(ctx):
@@ -241,5 +242,6 @@ VIEW = registry.add(registry.View(id="flash", place=42, modes=("sentence", "matr
 
 
 def all_blocks(page):
-    """Every block at once (the table whole)."""
+    """Every block at once (the table whole): `flash_step` the number of blocks, so the address
+    keeps it."""
     step_to(page, None)

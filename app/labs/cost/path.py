@@ -14,13 +14,18 @@ from app.numbers import whole
 from app.views import registry
 
 CONTROLS = "cost-controls"
+STEP_BLOCK = 1  # the block size FlashAttention's step opens on
 STEPS = (
     path.Step(id="squares", shows=("cost", "heatmap")),
     path.Step(id="memory", shows=("cost",)),
     path.Step(id="window", shows=(CONTROLS, "heatmap", "bars"), controls=("mask", "self")),
     path.Step(id="global", shows=(CONTROLS, "heatmap", "bars")),
     path.Step(id="bigbird", shows=(CONTROLS, "heatmap", "cost")),
-    path.Step(id="flash", shows=("flash", "bars")),
+    # FlashAttention's step opens on blocks of one key (a link's or the student's B stays): on the
+    # first example's selected word (dormiva / slept) the second block brings a new maximum, so α is
+    # strictly between 0 and 1 there; its table starts at block 1. A typed sentence selects its last
+    # word, so the view has a row and its B field.
+    path.Step(id="flash", shows=("flash", "bars"), opens=(("flash", STEP_BLOCK),), word=True),
     path.Step(id="linear", shows=(CONTROLS, "linear", "bars")),
 )
 
