@@ -35,7 +35,7 @@ def take_w_delta(settings, value, change):
 
 LAB = Lab(
     id="beyond",
-    owns=("mixer", "decay", "w_delta", "b_delta", "a_decay", "mixer_step"),
+    owns=("mixer", "decay", "b_delta", "a_decay", "mixer_step"),  # (w_delta: links and hosts only)
     paths=("beyond",),
     state={"mixer": "apply.field"},
     settings=(

@@ -15,7 +15,7 @@ from app.labs.beyond import KINDS, apply, mixer
 
 HEATMAP_WORDS = 12  # the small heatmaps draw the first words only: past these the cells are too small
 KEEPS_SHARE = 0.1  # the Δ sentence: a word the state keeps holds at least this share of the largest factor
-OWN = ("mixer", "decay", "w_delta", "b_delta", "a_decay", "mixer_step")
+
 
 STRINGS = {
     "it": {
@@ -461,6 +461,6 @@ def draw_memory(ctx):
 registry.add(registry.View(id="mixer", place=16, explorer=False, settings=("mixer",), draw=draw_mixer))
 registry.add(registry.View(id="mixer-state", place=17, explorer=False, settings=("mixer_step",), draw=draw_state))
 registry.add(registry.View(id="mixer-forget", place=18, explorer=False, settings=("decay",), draw=draw_forget))
-registry.add(registry.View(id="mixer-delta", place=19, explorer=False, settings=("w_delta", "b_delta", "a_decay"),
+registry.add(registry.View(id="mixer-delta", place=19, explorer=False, settings=("b_delta", "a_decay"),
                            draw=draw_delta))
 registry.add(registry.View(id="mixer-memory", place=61, explorer=False, draw=draw_memory))
