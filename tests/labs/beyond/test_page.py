@@ -76,3 +76,11 @@ def test_the_delta_sentence_names_the_nouns_the_state_keeps(lexicons):
                         ("s", "Il gatto insegue il topo"), ("focus", "4")], lexicons)
     said = re.search(r'class="mixer-keeps">([^<]*)<', section(shown, "mixer-delta")).group(1)
     assert "topo" in said and "Il" not in said.split(":")[1]
+
+
+def test_the_terminal_prints_the_mixers_scores(lexicons):
+    """`python -m app --mixer selective` prints the lab's table: q·k, L and the signed score, no percentage."""
+    from app import contract, plain_text
+    settings, tokens, record, _ = contract.from_link({"mixer": ["selective"], "s": ["Il gatto dorme"], "focus": ["2"]})
+    printed = "\n".join(plain_text.steps_text(settings, tokens, record))
+    assert "punteggio s" in printed and "%" not in printed
