@@ -8,7 +8,7 @@ tokens and the attention record: nothing here recomputes the maths.
 import json
 import math
 
-from app import attention, attention_fast, flash, generate, heads, i18n, matrices, model, patterns
+from app import attention, attention_fast, flash, generate, heads, i18n, labs, matrices, model, patterns
 from app import settings as schema
 from app.lexicon import Token
 from app.quiz import Session
@@ -63,11 +63,16 @@ def matrix_qkv(settings):
 def compute(settings, tokens):
     """The attention record of the active head for these settings (None: no word), with what each
     lab's views read of it beside (`registry.record_parts`: FlashAttention's blocks, the shared
-    keys), and the pattern's name (the cost lab's linear view reads it)."""
+    keys), and the pattern's name (the cost lab's linear view reads it). In sentence mode a lab may
+    change the record first (`registry.record_changes`: the beyond lab's mixer)."""
     record = compute_heads(settings, tokens)
     if record is not None and settings.mode != "model":
+        record.parts = {}
+        if settings.mode == "sentence":
+            for change in registry.record_changes():
+                record = change(settings, tokens, record)
         record.cost = settings.pattern
-        record.parts = {name: part(settings, tokens, record) for name, part in registry.record_parts()}
+        record.parts.update({name: part(settings, tokens, record) for name, part in registry.record_parts()})
     return record
 
 
@@ -247,6 +252,7 @@ def _model_state(settings, record):
         "flash": None, "cost": None, "kv_heads": settings.kv_heads,
         "cache_per_token": None if record is None else heads.cache_per_token(record.model.kv_heads, d_head),
         "matrix": None, "head": None, "heads": None, "w_o": None,
+        **{key: None for key in labs.state_keys()},  # (the labs' own keys: their designed heads do not run)
         "model": None if record is None else {
             "tokens": list(record.tokens), "checkpoint": record.step, "attention": record.attention,
             "next": record.next, "top": [[[t, p] for t, p in top] for top in record.top],
@@ -281,9 +287,11 @@ def row_fields(settings, tokens, record, quiz=None):
         rows = [{"index": j, "candidate": row.candidates[j], "dot": None, "logit": None, "weight": None,
                  "percent": None} for j in range(row.n)]
     else:
+        # the text the table shows: a percentage, or a lab's own (the beyond lab's signed score)
+        shown = registry.row_draw("percent", row) or (lambda w, lang: i18n.percent(w, lang, "table"))
         rows = [{"index": j, "candidate": row.candidates[j], "dot": row.dots[j],
                  "logit": row.logits[j], "weight": row.weights[j],
-                 "percent": i18n.percent(row.weights[j], lang, "table") if row.candidates[j] else None}
+                 "percent": shown(row.weights[j], lang) if row.candidates[j] else None}
                 for j in range(row.n)]
     return {"focus": None if row is None else row.focus,
             "query": None if row is None else list(row.query),
@@ -353,6 +361,8 @@ def build_state(settings, tokens, record, quiz=None):
     state["cost"] = cost_field(settings, record)
     if state["matrix"] is not None:
         state["matrix"]["allowed"] = None if settings.pattern == "full" else [list(r) for r in record.candidates]
+    # the labs' own keys (app/labs/__init__.py, `Lab.state`): the beyond lab's `mixer`
+    state.update(labs.state_fields(settings, tokens, record))
     if settings.mode == "matrix" and record is not None:
         state.update(mode="matrix", **_matrix_mode_state(settings, record))
     elif record is not None:

@@ -135,8 +135,9 @@ def steps_text(settings, tokens, record):
         words = "  ".join(f"{j} {t.text}" for j, t in enumerate(tokens))
         return [settings.sentence, i18n.text(lang, "cli_pick"), words]
     lines = [settings.sentence, ""] + to_text(render_query(row, tokens, lang) + render_query_about(record, lang)) + [""]
-    lines += to_text(render_table(row, tokens, lang))
-    note = render.explain(row, tokens, lang)
+    table = registry.row_draw("table", row) or render_table  # (a lab's table: the beyond lab's scores)
+    lines += to_text(table(row, tokens, lang))
+    note = "" if table is not render_table else render.explain(row, tokens, lang)
     return lines + ([note] if note else [])
 
 

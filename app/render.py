@@ -64,8 +64,8 @@ def render_row_views(row, tokens, lang, skip=()):
     drawn)."""
     matrix = row.record.head_records is None
     word = text(lang, "mm_row", i=row.focus + 1) if matrix else None
-    return {view.id: view.row(row, tokens, lang, word) for view in registry.views("matrix" if matrix else "sentence")
-            if view.row is not None and view.id not in skip}
+    return {view.id: (registry.row_draw(view.id, row) or view.row)(row, tokens, lang, word)
+            for view in registry.views("matrix" if matrix else "sentence") if view.row is not None and view.id not in skip}
 
 
 def row_changes(befores, row, tokens, lang):
@@ -76,7 +76,8 @@ def row_changes(befores, row, tokens, lang):
     word = text(lang, "mm_row", i=row.focus + 1) if row.record.head_records is None else None
     patches = {"bars": bars_patch, "table": table_patch}
     changes = {name: patches[name](before, row, tokens, lang, word)
-               for name, before in befores.items() if name in patches}
+               for name, before in befores.items() if name in patches and registry.row_draw(name, row) is None
+               and registry.row_draw(name, before) is None}  # (a lab's drawing: drawn whole)
     if word is None and changes.get("bars") is not None:  # sentence mode: the bars' explanation
         changes["bars"].append(("p.explain", "", [explain(row, tokens, lang)]))
     return {name: change for name, change in changes.items() if change is not None}
@@ -150,7 +151,8 @@ def announcement_of(settings, tokens, record, row, quiz=None):
 def row_announcement(row, tokens, lang, quiz=None):
     """The live region's sentence; with guess-first on (`quiz`: the session) the question
     until a guess, then the feedback before it."""
-    said = announcement(row, tokens, lang, "" if row is None else explain(row, tokens, lang))
+    lab = None if row is None else registry.row_draw("announce", row)  # (a lab's sentence: the beyond lab's scores)
+    said = lab(row, tokens, lang, None) if lab else announcement(row, tokens, lang, "" if row is None else explain(row, tokens, lang))
     return said if quiz is None else quiz_announcement(row, tokens, quiz, lang, said)
 
 

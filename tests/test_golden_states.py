@@ -12,6 +12,10 @@ checks that they are there and equal to the link's own settings (worked from the
 contract's words), then drops exactly those four from the recomputed `cost` and requires the rest
 byte for byte: nothing else may move.
 
+A second addition, written into the data file once: `mixer` (the beyond lab's, docs/DESIGN.md,
+"Beyond attention: `mixer`"), null in every state here (none of these links sets a mixer); the data
+was rewritten for that key alone, every other byte as before.
+
 Rewriting the data file: `python -m tests.test_golden_states --write` (see `write`).
 """
 

@@ -48,6 +48,10 @@ class Lab:
     tabs: dict = dataclasses.field(default_factory=dict)
     clicks: dict = dataclasses.field(default_factory=dict)  # button id → "module.function" (page)
     changes: dict = dataclasses.field(default_factory=dict)  # control name → "module.function" (page, control)
+    # Its keys in the state JSON that are no setting's value: {key: "module.function"}, the function
+    # called with (settings, tokens, record) once the lab is here; before, the key is null (a lab is
+    # here whenever its settings are off their defaults, and each such key is null at them).
+    state: dict = dataclasses.field(default_factory=dict)
 
     def modules(self):
         """Its modules besides the manifest, by name ("app.labs.<id>.<module>"), sorted."""
@@ -195,6 +199,17 @@ def need(settings):
 def owned_elsewhere():
     """The settings the views of the labs not here yet own (their manifests' `owns`)."""
     return tuple(attr for lab in labs() if not present(lab.id) for attr in lab.owns)
+
+
+def state_fields(settings, tokens, record):
+    """{key: value} of every lab's own keys in the state (its `state`), each null while the lab is not here."""
+    return {key: lab.function(where)(settings, tokens, record) if present(lab.id) else None
+            for lab in labs() for key, where in lab.state.items()}
+
+
+def state_keys():
+    """Every lab's own keys in the state (null in model mode, where no lab's designed heads run)."""
+    return tuple(key for lab in labs() for key in lab.state)
 
 
 def declared_tabs():

@@ -112,6 +112,8 @@ _PATHS = {}
 _STEPS_PARTS = []
 _MODEL_TEXTS = []
 _RECORD_PARTS = {}
+_RECORD_CHANGES = []
+_ROW_DRAWS = {}  # {view id: [(applies(row), draw(row, tokens, lang, word))]}: a lab draws a core view's row
 _ROW_PARTS = {}
 _LAB_OF = {}  # {view id: the lab whose folder declares it}
 _DRAWS = {}  # {(view id, mode): draw}: a view drawn by another module in that mode (`add_draw`)
@@ -172,6 +174,32 @@ def record_parts(view_id=None):
     """[(name, make)] of the record parts (`view_id`: that view's alone)."""
     load()
     return [(name, make) for name, (make, of) in _RECORD_PARTS.items() if view_id is None or of == view_id]
+
+
+def add_record_change(change):
+    """A lab's change to the record of sentence mode: `change(settings, tokens, record)` returns the
+    record to use (the same one when the lab's settings ask for nothing; app/contract.py `compute`,
+    before the record parts are made; the beyond lab's mixer)."""
+    _RECORD_CHANGES.append(change)
+    return change
+
+
+def record_changes():
+    load()
+    return tuple(_RECORD_CHANGES)
+
+
+def add_row_draw(view_id, applies, draw):
+    """A lab's way of drawing a core view's row part (the bars, the steps table, the output; "announce":
+    the live region's sentence) for the rows `applies(row)` says: `draw(row, tokens, lang, word)`."""
+    _ROW_DRAWS.setdefault(view_id, []).append((applies, draw))
+    return draw
+
+
+def row_draw(view_id, row):
+    """The lab's draw of `view_id`'s row part for `row` (`add_row_draw`), or None: the view's own."""
+    load()
+    return next((draw for applies, draw in _ROW_DRAWS.get(view_id, ()) if applies(row)), None)
 
 
 def light_view(settings, attr, value):
