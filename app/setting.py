@@ -84,7 +84,7 @@ class Setting:
     # A host message's bad value falls back to the default with the page's note, as a link's
     # does (False: it is ignored with a console warning).
     falls_back: bool = False
-    nullable: bool = False  # a number that may also be null (None) in a host message: no step
+    nullable: bool = False  # a number or a choice that may also be null (None) in a host message: no step
     read_control: object = None  # `read_control(setting, element)`: the control's value when it is no plain one
     help: str = ""  # what it does, in words (the command line's help, docs/parameters.md)
     example: str = ""  # a value as a link writes it (the same two)
@@ -113,7 +113,7 @@ class Setting:
         if self.kind == "flag":
             return "true or false"
         if self.choices:
-            return "one of " + ", ".join(map(str, self.choices))
+            return "one of " + ", ".join(map(str, self.choices)) + (" or null" if self.nullable else "")
         if self.kind in ("number", "integer"):
             null = " or null" if self.nullable else ""
             return f"a number from {shortest(self.low)} to {shortest(self.high)}{null}"
@@ -143,7 +143,7 @@ class Setting:
                 raise Bad()
             return int(value) if self.kind == "integer" else float(value)
         if self.kind == "choice":
-            if isinstance(value, str) and value in self.choices:
+            if isinstance(value, str) and value in self.choices or value is None and self.nullable:
                 return value
             raise Bad()
         if self.kind == "text":

@@ -332,7 +332,7 @@ SCHEMA = (
                   "cards stay; an example sentence becomes the other language's example, read with its lexicon"),
             example="it",
             url="lexicon", host="lexicon", control="lexicon", kind="choice", default=None,
-            choices=i18n.LANGS, redraw=("sentence",), take=_take_lexicon),
+            choices=i18n.LANGS, redraw=("sentence",), take=_take_lexicon, nullable=True),  # (null: the page's)
     Setting(attr="limit",
             help=("the most words (and punctuation marks) a sentence may have, for long texts shown on "
                   "purpose"),

@@ -118,7 +118,9 @@ def bad_texts(setting):
         return ["2", "maybe", "<b>", "-1", "١"]
     if setting.kind in ("number", "integer"):
         others = [str(n) for n in range(int(setting.low), int(setting.high) + 1) if n not in setting.choices]
-        return common + [repr(setting.high * 10), repr(setting.low - 1)] + (others if setting.choices else [])
+        in_range = [] if setting.low > -1 else ["-1"]  # (a setting whose range holds −1: b_Δ)
+        return [c for c in common if c not in in_range] + [repr(setting.high * 10), repr(setting.low - 1)] \
+            + (others if setting.choices else [])
     return [c for c in common if c not in setting.choices] + ["BARS", "english"]
 
 
@@ -178,6 +180,8 @@ def test_every_bad_host_value_is_ignored_with_a_warning(setting, lexicons):
     for bad in ("yes", None, [1], {"a": 1}, float("nan"), 1e9, -5, "<img src=x>"):
         if bad is None and setting.nullable:  # (null is a value there: the checkpoint's last one)
             continue
+        if bad == -5 and setting.kind in ("number", "integer") and setting.low <= -5:  # (b_Δ: −5 is in range)
+            bad = setting.low - 1
         new, _, warnings, _ = state.host_update(base, tokens, {setting.host: bad}, lexicons)
         assert getattr(new, setting.attr) == getattr(base, setting.attr), bad
         assert len(warnings) == 1 and setting.host in warnings[0], bad

@@ -40,7 +40,7 @@ registry.add_strings({
         P + "select_text": ("Mamba rende la dimenticanza selettiva: ogni parola ha il suo Δ, letto dalla sua card. Un "
                             "Δ grande scrive forte e fa dimenticare (a = e^(−A·Δ) piccolo); un Δ piccolo scrive appena e "
                             "lascia lo stato com'è."),
-        P + "select_try": "Scegli «selettivo», clicca l'ultima parola e leggi quali parole lo stato tiene.",
+        P + "select_try": "Scegli «selettivo (Mamba-2)», clicca l'ultima parola e leggi quali parole lo stato tiene.",
         P + "select_answer": ("I nomi scrivono forte e cancellano il passato; le paroline passano quasi senza "
                               "lasciare traccia."),
         P + "memory_title": "Quanto tiene in memoria",
@@ -73,7 +73,7 @@ registry.add_strings({
         P + "select_text": ("Mamba makes forgetting selective: each word has its own Δ, read from its card. A large Δ "
                             "writes strongly and makes the state forget (a = e^(−A·Δ) small); a small Δ barely writes "
                             "and leaves the state as it was."),
-        P + "select_try": "Choose “selective”, click the last word and read which words the state keeps.",
+        P + "select_try": "Choose “selective (Mamba-2)”, click the last word and read which words the state keeps.",
         P + "select_answer": "Nouns write strongly and wipe the past; little words pass almost without a trace.",
         P + "memory_title": "What each keeps in memory",
         P + "memory_text": ("Attention keeps every k and v: the cache grows with the words. A state stays d_k × d_v "
