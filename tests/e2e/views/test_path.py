@@ -1,7 +1,7 @@
 """The guided path, "Passo per passo" / "Step by step", as a student walks it: each step shows
 the sentence and only what it adds, its link and state say which step it is, its "try this"
-holds on the page, the bar answers the keyboard, an embedded step works, and axe finds nothing
-at 1280 and 360 px in both languages."""
+holds on the page, the bar answers the keyboard, and an embedded step works (axe on every step:
+tests/e2e/views/test_every_path.py)."""
 
 import json
 
@@ -13,7 +13,7 @@ from app.i18n import STRINGS
 from app.views import registry
 from tests.e2e.conftest import (FRAME_POLL_MS, READY_TIMEOUT, get_state, language_page, new_context, open_host, open_page,
                                 wait_ready, wait_state)
-from tests.e2e.conftest import SHOTS, axe_violations
+from tests.e2e.conftest import SHOTS
 from tests.path_reference import WORDS, expected, quoted, where
 from tests.reference import W_Q, attention_matrix, lexicon_cards, rule_percent
 
@@ -51,7 +51,8 @@ def walk(request, browser, base_url):
 
 def test_every_step_shows_what_it_adds_with_its_link_and_is_accessible(walk):
     """Next from 1 to N: the step's title and "k / N", only its views, step=k in the address and the
-    state, matrix mode at the end; axe clean at 1280 and at 360 px; screenshots of three steps."""
+    state, matrix mode at the end; no sideways scroll at 360 px; screenshots of three steps. (Axe on
+    every step of every path: tests/e2e/views/test_every_path.py.)"""
     page, lang = walk, walk.lang
     strings = STRINGS[lang]
     SHOTS.mkdir(exist_ok=True)
@@ -68,11 +69,9 @@ def test_every_step_shows_what_it_adds_with_its_link_and_is_accessible(walk):
         assert not page.locator('.tagline a[href="#about"]').is_visible()  # (its explanation is hidden on a step)
         assert state["mode"] == ("matrix" if n == COUNT else "sentence")
         page.wait_for_function(f"new URLSearchParams(location.search).get('step') === '{n}'")
-        assert axe_violations(page) == [], f"step {n}, 1280 px"
         if n in SHOT_STEPS:
             page.screenshot(path=str(SHOTS / f"step-{n}-{lang}-1280.png"))
         page.set_viewport_size({"width": 360, "height": 640})
-        assert axe_violations(page) == [], f"step {n}, 360 px"
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, f"step {n}: no sideways scroll"
         if n in SHOT_STEPS:
             page.evaluate("scrollTo(0, 0)")
@@ -299,8 +298,9 @@ path_steps = ("cards", "query", "dots", "scale", "softmax", "mask", "values", "m
 
 def test_every_answer_quotes_the_numbers_on_screen_walking_on_and_opening_each_step(walk):
     """Walking the path with Next, each step's task done (step 6 leaves the mask and the word itself
-    on, step 4 the scale off), every answer quotes numpy's numbers for the state on screen; so does
-    each step opened fresh from its link, before and after its task."""
+    on, step 4 the scale off), every answer quotes numpy's numbers for the state on screen, before
+    and after its task. (A step opened fresh from its link: tests/test_path.py against numpy, and
+    tests/e2e/views/test_every_path.py on screen.)"""
     page, lang = walk, walk.lang
     base = page.url.split("?")[0]
     page.goto(base + f"?lang={lang}&step=1")
@@ -309,12 +309,6 @@ def test_every_answer_quotes_the_numbers_on_screen_walking_on_and_opening_each_s
         if n > 1:
             page.locator("#step-next").click()
         at_step(page, n)
-        check_answer(page, n, lang)
-        do_task(page, n, lang)
-        check_answer(page, n, lang)
-    for n in range(1, COUNT + 1):
-        page.goto(base + f"?lang={lang}&step={n}")
-        wait_ready(page)
         check_answer(page, n, lang)
         do_task(page, n, lang)
         check_answer(page, n, lang)
