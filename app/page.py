@@ -419,7 +419,7 @@ class Page:
         elif setting.recompute:
             change = schema.Change(self.lexicon_tokens, self.lexicons)
             try:
-                settings = setting.apply(self.settings, value, change)
+                settings = schema.held(setting.apply(self.settings, value, change))
             except schema.Bad:
                 return
             self.render(settings, change.tokens, setting.redraw)

@@ -81,6 +81,10 @@ class Setting:
     # once a link's parameters are all read (`given`: the URL keys it had).
     take: object = None
     settle: object = None
+    # Other settings' values it needs while off its default ({attr: value}): whatever a link, a host
+    # message, a control or a step's set-back asks for them then, they keep these (a mixer of the
+    # beyond lab is causal and includes the word itself: the mask and include-self stay on).
+    holds: dict = dataclasses.field(default_factory=dict)
     # A host message's bad value falls back to the default with the page's note, as a link's
     # does (False: it is ignored with a console warning).
     falls_back: bool = False

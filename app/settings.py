@@ -287,7 +287,7 @@ def _set_back(settings):
     plain = switch_mode(default_settings(settings.lang), settings.mode)
     back = {attr: getattr(plain, attr) for attr in knobs()
             if attr not in keep and getattr(settings, attr) != getattr(plain, attr)}
-    return settings.copy(**back) if back else settings
+    return held(settings.copy(**back) if back else settings)
 
 
 QUESTIONS = 5  # the questions an exercise asks, by default (the `questions` setting)
@@ -652,7 +652,17 @@ def parse_params(search, lexicons):
     for setting in SCHEMA:
         if setting.settle is not None:
             settings = setting.settle(settings, given, change)
-    return settings, change.notes
+    return held(settings), change.notes
+
+
+def held(settings):
+    """`settings` with what each setting off its default holds (`Setting.holds`) put back: the
+    last word of a link, a host message, a control and a step's set-back."""
+    need = {}
+    for setting in SCHEMA:
+        if setting.holds and getattr(settings, setting.attr) != setting.default:
+            need.update(setting.holds)
+    return settings.copy(**need) if any(getattr(settings, a) != v for a, v in need.items()) else settings
 
 
 def mask_possible(settings):
@@ -793,7 +803,7 @@ def host_update(settings, tokens, data, lexicons):
                 settings = setting.apply(settings, setting.default, change)
             else:
                 warnings.append(bad.note or f"attention:set: '{key}' must be {setting.host_type()}; ignored")
-    return settings, change.tokens, warnings, notes + change.notes
+    return held(settings), change.tokens, warnings, notes + change.notes
 
 
 def switch_mode(settings, mode):

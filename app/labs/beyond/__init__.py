@@ -45,6 +45,7 @@ LAB = Lab(
                       "Mamba-2's); the last three are causal and read the word itself"),
                 example="retention",
                 url="mixer", host="mixer", control="mixer", kind="choice", default="softmax",
+                holds={"mask": True, "include_self": True},
                 choices=KINDS, take=take_mixer, redraw=("settings",)),
         Setting(attr="decay",
                 help="retention's γ: how much of the state each new word keeps (0.01–1; 0.8: a half-life of 3.1 words)",

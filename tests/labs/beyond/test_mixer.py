@@ -14,6 +14,7 @@ from app import attention, contract
 from app.lexicon import Lexicons
 from app.labs.beyond import mixer
 from tests.contract_check import assert_valid_state, state_for_link
+from tests.labs.beyond.reference import phi, reference
 
 SENTENCES = ("s=Il+gatto+seduto+sul+tappeto+dormiva", "lang=en&s=The+dog+chased+the+ball+in+the+park")
 PARAMS = ("", "&decay=0.5&b_delta=0.5&a=2&w_delta=1,-1,0.5,-2", "&decay=1")
@@ -26,51 +27,6 @@ def lexicons():
 
 def state(link, lexicons):
     return state_for_link({k: [v] for k, v in parse_qsl(link)}, lexicons)
-
-
-def phi(x):
-    return np.where(x >= 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
-
-
-def reference(kind, Q, K, V, X, scale, gamma=0.8, w=(2.0, 0.5, 2.0, -3.0), b=-1.0, A=1.0):
-    """(L, s, y, states) by the contract's formulas: the matrix form and, apart, the recurrence."""
-    n = len(Q)
-    i, j = np.indices((n, n))
-    causal = j <= i
-    delta = a = None
-    if kind == "linear":
-        L = causal.astype(float)
-        s = (phi(Q) @ phi(K).T) * L
-        y = (s @ V) / s.sum(axis=1, keepdims=True)
-    else:
-        if kind == "retention":
-            L = np.where(causal, gamma ** np.maximum(i - j, 0).astype(float), 0.0)
-        else:
-            z = X @ np.array(w) + b
-            delta = np.logaddexp(0.0, z)  # softplus
-            a = np.exp(-A * delta)
-            L = np.zeros((n, n))
-            for r in range(n):
-                for c in range(r + 1):
-                    L[r, c] = np.prod(a[c + 1: r + 1]) * delta[c]
-        s = L * (Q @ K.T) / scale
-        y = s @ V
-    S = np.zeros((Q.shape[1], V.shape[1]))
-    zsum = np.zeros(Q.shape[1])
-    states, rec = [], []
-    for t in range(n):
-        if kind == "linear":
-            S = S + np.outer(phi(K[t]), V[t])
-            zsum = zsum + phi(K[t])
-            rec.append(phi(Q[t]) @ S / (phi(Q[t]) @ zsum))
-        elif kind == "retention":
-            S = gamma * S + np.outer(K[t], V[t])
-            rec.append(Q[t] @ S / scale)
-        else:
-            S = a[t] * S + delta[t] * np.outer(K[t], V[t])
-            rec.append(Q[t] @ S / scale)
-        states.append(S.copy())
-    return L, s, y, np.array(states), np.array(rec), delta, a
 
 
 @pytest.mark.parametrize("sentence", SENTENCES)
@@ -181,3 +137,19 @@ def test_bad_values_fall_back_with_a_note(lexicons):
         settings, notes = schema.parse_params({k: [v] for k, v in parse_qsl("mixer=retention&" + bad)}, lexicons)
         assert notes, bad
         assert settings.decay == 0.8 and settings.a_decay == 1.0 and settings.w_delta is None
+
+
+def test_a_mixer_keeps_the_mask_and_the_word_itself_on_whatever_else_asks(lexicons):
+    """With a mixer on, a host message switching the mask off, or Next into a step that does not own
+    the mask, leaves the mask and include-self on, so the state says what the causal record computed
+    (its cells: n·(n + 1)/2)."""
+    from app import settings as schema
+    settings, _ = schema.parse_params({"path": ["beyond"], "step": ["1"], "mixer": ["linear"]}, lexicons)
+    tokens, _ = schema.check_sentence(settings.sentence, lexicons["it"])
+    after, _, _, _ = schema.host_update(settings, tokens, {"mask": False, "self": False}, lexicons)
+    assert (after.mask, after.include_self) == (True, True)
+    after, _, _, _ = schema.host_update(settings, tokens, {"step": 2}, lexicons)
+    assert (after.step, after.mixer, after.mask, after.include_self) == (2, "linear", True, True)
+    record = state_for_link({"path": ["beyond"], "step": ["2"], "mixer": ["linear"], "mask": ["0"]}, lexicons)
+    n = len(record["tokens"])
+    assert record["mask"] is True and record["cost"]["cells"] == n * (n + 1) // 2
