@@ -50,9 +50,14 @@ def number(text):
 
 
 def set_sentence(page, lang, sentence):
-    """Language, then the sentence typed in the box and sent (no word selected yet)."""
+    """Language, then the sentence typed in the box and sent (no word selected yet), read with that
+    language's lexicon (the page's switch keeps the lexicon of the sentence typed before: chosen
+    again beside the box, as a student does)."""
     page.locator(f'input[name="lang"][value="{lang}"]').check()
     wait_state(page, f"s.lang === '{lang}'")
+    if page.locator("#lexicon").input_value() != lang:
+        page.select_option("#lexicon", lang)
+        wait_state(page, f"(s.lexicon || s.lang) === '{lang}'")
     page.fill("#sentence-input", sentence)
     page.press("#sentence-input", "Enter")
     wait_state(page, f"s.sentence === {sentence!r}")
