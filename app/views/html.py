@@ -60,14 +60,16 @@ def table(columns, rows, caption="", foot=(), cards=True, **values):
     columns: [Column]; the first is the row-header column. rows: [(header_html,
     [Cell | str], row attrs dict)]; a Cell with `until` spans to that column's key.
     foot: rows in the same form for <tfoot>. `cards` False: it stays a table on a phone too (a
-    matrix, narrow already); its cells then carry no column names.
+    matrix, narrow already); its cells then carry no column names. A table of one value a row
+    stays a table too.
     """
+    cards = cards and len(columns) > 2
     role = ' role="columnheader"' if cards else ""
     head = "".join(f'<th scope="col"{role}>{c.header}</th>' for c in columns)
     inner = (tag("caption", caption) if caption else "") + f'<thead><tr{ROW if cards else ""}>{head}</tr></thead>' \
         + tag("tbody", table_rows(columns, rows, cards)) + (tag("tfoot", table_rows(columns, foot, cards)) if foot else "")
     if cards:
-        values.update(role="table", data_cards=True)
+        values.update(role="table", data_cards="")
     return tag("table", inner, **values)
 
 
@@ -117,8 +119,9 @@ def labelled(html):
     """`html` with each table a view wrote by hand made as `table` makes its own: its body's and
     foot's cells named after their column (`data-label`, the text of its header in the <thead>'s
     last row), and the roles of the table, its rows and cells. Left as they are: a table with no
-    <thead>, one that has its labels already (`table`'s), and a grid (class "heatmap", a row a word
-    and a column a word: it scrolls in its own box)."""
+    <thead>, one that has its labels already (`table`'s), one whose rows hold one value at most (it
+    fits a phone as a table, its value wrapping), and a grid (class "heatmap", a row a word and a
+    column a word: it scrolls in its own box)."""
     if "<table" not in html:
         return html
     out, at = [], 0
@@ -137,6 +140,9 @@ def _label_table(html):
     opening = html[:html.find(">") + 1]
     if "data-cards" in opening or "heatmap" in opening or "<thead" not in html or "data-label=" in html:
         return html
+    body_at = html.find("<tbody")
+    if body_at < 0 or max((row.count("<td") for row in html[body_at:].split("<tr")[1:]), default=0) < 2:
+        return html  # (a row holds one value at most: it stays a table, its value wrapping on a phone)
     head = html[html.find("<thead"):html.find("</thead>")]
     names = []
     for row in head.split("<tr")[1:] or [""]:
@@ -168,4 +174,4 @@ def _label_table(html):
         return f'<{name}{rest}{said} role="cell">'
 
     body = _CELL.sub(mark, html[len(opening):])
-    return opening[:-1] + ' role="table" data-cards>' + body
+    return opening[:-1] + ' role="table" data-cards="">' + body
