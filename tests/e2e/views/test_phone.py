@@ -80,7 +80,9 @@ def told(page):
 
 def at_width(page, frame, width):
     page.evaluate(f"document.querySelector('iframe').width = {width}")
-    frame.wait_for_function(f"document.documentElement.clientWidth <= {width}", polling=FRAME_POLL_MS)
+    # (the frame's own width, less a scrollbar's)
+    frame.wait_for_function(f"(w => w <= {width} && w > {width - 30})(document.documentElement.clientWidth)",
+                            polling=FRAME_POLL_MS)
     frame.wait_for_function("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
 
 
