@@ -6,7 +6,8 @@ block keeps empty room it reserved for content drawn later (a section as tall as
 
 One framed widget walks every path: each path's first step comes as an `attention:set` message
 (every setting its link sets, tests/path_reference.py `fresh_message`), the next ones by its own
-Next button; the frame is made 390 and then 1280 px wide on each step."""
+Next button; the frame is made 390 and then 1280 px wide on each step. Axe (WCAG A and AA) looks at
+each step at 390 px, where the tables are cards."""
 
 import json
 
@@ -15,7 +16,7 @@ import pytest
 from app import settings as schema
 from app.lexicon import Lexicons
 from app.views import registry
-from tests.e2e.conftest import FRAME_POLL_MS, SHOTS, open_host
+from tests.e2e.conftest import FRAME_POLL_MS, axe_violations, open_host
 from tests.path_reference import fresh_message, step_link
 
 PATHS = {way.id: len(way.steps) for way in registry.paths().values()}
@@ -101,8 +102,8 @@ def widget(browser, base_url):
 @pytest.mark.parametrize("name", list(PATHS))
 def test_on_a_phone_every_table_shows_its_rows_whole_and_no_view_holds_empty_room(widget, name):
     """390 px, Italian, each step of the path: every row of every visible table ends inside the
-    screen with no box to scroll sideways, and no section is more than 150 px taller than what it
-    holds; at 1280 px its tables are still laid out as tables."""
+    screen with no box to scroll sideways, no section is more than 150 px taller than what it holds,
+    and axe finds nothing; at 1280 px its tables are still laid out as tables."""
     page, frame = widget
     params = {key: [raw] for key, raw in step_link(name, 1, "it", registry.paths()[name].steps[0].mode)}
     linked, _ = schema.parse_params(params, LEXICONS)
@@ -118,6 +119,7 @@ def test_on_a_phone_every_table_shows_its_rows_whole_and_no_view_holds_empty_roo
         assert seen["width"] <= PHONE and seen["page"] <= seen["width"], f"{where}: the page scrolls sideways"
         assert seen["wide"] == [], f"{where}: {seen['wide']}"
         assert seen["reserved"] == [], f"{where}: empty room held: {seen['reserved']}"
+        assert axe_violations(frame) == [], where  # (its tables as cards are still tables to axe)
         tables += seen["tables"]
         at_width(page, frame, DESKTOP)
         wide = frame.evaluate(LOOK)
