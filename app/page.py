@@ -41,7 +41,7 @@ from app.grid import Grid
 from app.i18n import LANGS, text
 from app.quiz import Session
 from app.remote import Context, Helpers
-from app.row_parts import RowParts
+from app.row_parts import LATER_FROM, RowParts
 from app.views import editor as editor_view, model as model_view, path as path_view, registry
 from app.views.controls import checkpoint_value, slope_said, temperature_value
 
@@ -190,6 +190,12 @@ class Page:
         """The tab's quiz session when guess-first is on, else None."""
         return self.quiz if self.settings.quiz else None
 
+    def long_text(self):
+        """Whether the text is long enough for the sections that grow with it (bars, table, grid,
+        cards) to skip their layout off screen: more words than a long grid's window."""
+        return (self.settings.mode != "model" and self.record is not None
+                and self.record.n_k > LATER_FROM)
+
     def show_analysis(self):
         """Redraw the analysis of the selected row (with guess-first: the question until a
         guess) and say it in the live region. A long grid keeps its scroll position while the
@@ -197,6 +203,12 @@ class Page:
         browser is idle (app/row_parts.py)."""
         self.quiz.follow(self.row)
         analysis = self.region("analysis")
+        # (a long text's sections off screen skip their layout until scrolled to: static/style.css
+        # `#app[data-long]`; a short one's are laid out, each as tall as what it holds)
+        if self.long_text():
+            self.region("app").setAttribute("data-long", "")
+        else:
+            self.region("app").removeAttribute("data-long")
         if self.settings.mode == "model":  # (the trained model's views: one table a head, none windowed)
             analysis.innerHTML = render.render_analysis(self.settings, self.tokens, self.record, None)
             self.region("announce").textContent = render.announcement_of(self.settings, self.tokens, self.record, None)

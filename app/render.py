@@ -22,7 +22,7 @@ from app.views.controls import render_about, render_controls, render_header, ren
 from app.views.editor import render_editor
 from app.views.order import render_order
 from app.views.heatmap import heatmap_rows
-from app.views.html import esc
+from app.views.html import esc, labelled
 from app.views.messages import render_messages
 from app.views.path import render_path
 from app.views.query import query_section
@@ -61,10 +61,10 @@ def render_row_views(row, tokens, lang, skip=()):
     """The views that show the selected row: query, bars (with its explanation), steps,
     output, every head side by side and the multi-head output (matrix mode: bars and
     steps of the query row qi). `skip`: parts not to render (changed in place instead, or not
-    drawn)."""
+    drawn). A table written by hand gets its cells' column names (app/views/html.py `labelled`)."""
     matrix = row.record.head_records is None
     word = text(lang, "mm_row", i=row.focus + 1) if matrix else None
-    return {view.id: (registry.row_draw(view.id, row) or view.row)(row, tokens, lang, word)
+    return {view.id: labelled((registry.row_draw(view.id, row) or view.row)(row, tokens, lang, word))
             for view in registry.views("matrix" if matrix else "sentence") if view.row is not None and view.id not in skip}
 
 

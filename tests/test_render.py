@@ -45,6 +45,7 @@ ALLOWED_ATTRS |= {"aria-describedby", "aria-invalid", "aria-labelledby", "inputm
                   "data-head", "data-edit"}  # heads and the editable cells
 ALLOWED_ATTRS |= {"aria-rowcount", "aria-rowindex", "data-start", "data-stop", "data-gap",
                   "aria-colcount", "aria-colindex", "data-cstart", "data-cstop"}  # the grid
+ALLOWED_ATTRS |= {"data-cards"}  # a table read as cards on a phone (its cells name their column: data-label)
 
 
 def analysed(s, tokens):
@@ -102,7 +103,7 @@ def test_markup_shows_as_literal_text():
 
 
 def table_cells(html, col):
-    return re.findall(rf'data-col="{col}">([^<]*)<', html)
+    return re.findall(rf'data-col="{col}"[^>]*>([^<]*)<', html)
 
 
 def test_table_shows_every_step_with_italian_decimal_commas(lexicons):
@@ -300,7 +301,34 @@ def test_html_table_derives_colspans_from_column_keys():
     from app.views.html import Cell, Column, table
     cols = [Column(k, k) for k in ("name", "a", "b", "c", "d")]
     html = table(cols, [("x", ["1", Cell("rest", until="d")], {})])
-    assert '<td data-col="a">1</td><td data-col="b" colspan="3">rest</td>' in html
+    assert '<td data-col="a" data-label="a" role="cell">1</td><td data-col="b" colspan="3" role="cell">rest</td>' in html
+
+
+def test_html_table_names_each_cell_after_its_column_for_a_phone():
+    """Each body cell of a table says its column's header as text (data-label, what a phone's card
+    shows beside it), the table and its cells keep their roles; a table written by hand gets the
+    same from its <thead>; a matrix, a grid and a table of one value a row stay plain."""
+    from app.views.html import Cell, Column, labelled, table
+    cols = [Column("word", "Parola"), Column("w", "peso = e^logit &#247; &lt;Σ&gt;"), Column("p", "<b>%</b>")]
+    html = table(cols, [("x", ["0,5", "50%"], {}), ("y", [Cell("—", until="p")], {})], class_="steps")
+    assert '<table class="steps" role="table" data-cards="">' in html
+    assert '<td data-col="w" data-label="peso = e^logit ÷ &lt;Σ&gt;" role="cell">0,5</td>' in html
+    assert '<td data-col="p" data-label="%" role="cell">50%</td>' in html
+    assert '<td data-col="w" colspan="2" role="cell">—</td>' in html  # (a spanning cell says itself)
+    assert "data-label" not in table(cols, [("x", ["1", "2"], {})], cards=False)
+    assert "data-label" not in table(cols[:2], [("x", ["1"], {})])
+    by_hand = ('<table class="steps gen-same"><thead><tr><th scope="col">Lettera</th><th scope="col">con la cache</th>'
+               '<th scope="col">passo intero</th></tr></thead><tbody><tr><th scope="row">a</th><td>0,1</td><td>0,1</td>'
+               '</tr></tbody></table>')
+    assert labelled("<p>x</p>" + by_hand) == (
+        '<p>x</p><table class="steps gen-same" role="table" data-cards=""><thead><tr role="row">'
+        '<th scope="col" role="columnheader">Lettera</th><th scope="col" role="columnheader">con la cache</th>'
+        '<th scope="col" role="columnheader">passo intero</th></tr></thead><tbody><tr role="row">'
+        '<th scope="row" role="rowheader">a</th><td data-label="con la cache" role="cell">0,1</td>'
+        '<td data-label="passo intero" role="cell">0,1</td></tr></tbody></table>')
+    one_value = by_hand.replace("<td>0,1</td><td>0,1</td>", "<td>0,1</td>")
+    grid = by_hand.replace('class="steps gen-same"', 'class="heatmap"')
+    assert labelled(one_value) == one_value and labelled(grid) == grid
 
 
 # --- heatmap, output, notes ---------------------------------------------------------------------

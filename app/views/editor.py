@@ -48,7 +48,7 @@ def matrix_table(matrix, values, designed, row_names, col_names, caption, lang, 
                             lang, live) for c, v in enumerate(row)]
         rows.append((esc(row_names[r]), cells, {}))
     return (f'<div class="table-wrap" data-edit="{matrix}">'
-            f'{table(columns, rows, esc(caption), class_="matrix editable")}</div>')
+            f'{table(columns, rows, esc(caption), cards=False, class_="matrix editable")}</div>')
 
 
 def editor_tables(settings, record, tokens, designed_cards, lang, live=True):

@@ -85,7 +85,7 @@ def render_w_o(w_o, lang):
     columns = [Column("corner", "")] + [Column(f"c{c}", str(c + 1)) for c in range(len(w_o[0]))]
     rows = [(str(r + 1), [esc(short(v, lang)) for v in row], {}) for r, row in enumerate(w_o)]
     return (f'<details class="w-o"><summary>{esc(text(lang, "wo_summary", hd=hd))}</summary>'
-            + '<div class="table-wrap">' + table(columns, rows, esc(text(lang, "wo_caption")), class_="matrix")
+            + '<div class="table-wrap">' + table(columns, rows, esc(text(lang, "wo_caption")), cards=False, class_="matrix")
             + "</div></details>")
 
 

@@ -27,7 +27,7 @@ def matrix_view(values, row_names, col_names, caption, lang, klass="matrix", sho
         if row is None:
             row = [None] * len(col_names)
         rows.append((esc(row_names[r]), [shown(r, c, x) if shown else cell(x, lang) for c, x in enumerate(row)], {}))
-    return f'<div class="table-wrap">{table(columns, rows, esc(caption), class_=klass)}</div>'
+    return f'<div class="table-wrap">{table(columns, rows, esc(caption), cards=False, class_=klass)}</div>'
 
 
 def _shapes(record):

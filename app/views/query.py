@@ -39,7 +39,7 @@ def render_w_q(w_q, lang):
     silent = [names[c] for c in range(len(w_q[0])) if all(r[c] == 0 for r in w_q)]
     note = "".join(tag("p", esc(text(lang, "wq_zero_column", feature=f)), class_="note") for f in silent)
     return (f'<details class="w-q"><summary>{esc(text(lang, "wq_summary"))}</summary>'
-            + table(columns, rows, esc(text(lang, "wq_caption")), class_="matrix") + note + "</details>")
+            + table(columns, rows, esc(text(lang, "wq_caption")), cards=False, class_="matrix") + note + "</details>")
 
 
 def render_query(row, tokens, lang):

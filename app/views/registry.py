@@ -20,6 +20,7 @@ import os
 from collections.abc import Sequence
 
 from app import i18n, labs
+from app.views.html import labelled
 
 LANGS = i18n.LANGS
 
@@ -335,8 +336,9 @@ def draws(settings, view):
 
 def drawn(ctx, mode, following=True):
     """The sections of the views `mode` draws (`draws`), in their order. `following` False: only
-    those that do not follow the selected row."""
-    return "".join(_DRAWS.get((view.id, mode), view.draw)(ctx) for view in views(mode)
+    those that do not follow the selected row. A table a view writes by hand gets its cells' column
+    names and roles here (app/views/html.py `labelled`: a card a row on a phone)."""
+    return "".join(labelled(_DRAWS.get((view.id, mode), view.draw)(ctx)) for view in views(mode)
                    if view.draw is not None and (following or view.row is None) and draws(ctx.settings, view))
 
 

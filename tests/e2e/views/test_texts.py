@@ -63,18 +63,23 @@ def test_on_a_phone_the_page_says_what_it_is_and_covers_nothing_once_ready(phone
 
 
 def test_on_a_phone_the_table_keeps_its_words_and_more_settings_one_column(phone, base_url):
-    """390 px: the steps table scrolled sideways keeps each row's word at its left edge; «Altre
-    impostazioni», open, lays its controls one a line across the whole width."""
+    """390 px: the steps table has nothing to scroll sideways: each row is a card headed by its word
+    at the box's left edge, its % on screen beside the column's name; «Altre impostazioni», open,
+    lays its controls one a line across the whole width."""
     page = phone
     page.goto(base_url + "?lang=it&focus=3")
     wait_ready(page)
     wrap = page.locator("#view-table .table-wrap")
     wrap.scroll_into_view_if_needed()
-    wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
-    page.wait_for_function("document.querySelector('#view-table .table-wrap').scrollLeft > 100")
+    assert wrap.evaluate("w => w.scrollWidth <= w.clientWidth + 1")
     left = wrap.bounding_box()["x"]
     word = page.locator('#view-table tr[data-index="1"] th[scope="row"]')
-    assert word.is_visible() and abs(word.bounding_box()["x"] - left) < 3
+    assert word.is_visible() and abs(word.bounding_box()["x"] - left) < 20
+    share = page.locator('#view-table tr[data-index="1"] td[data-col="percent"]')
+    box = share.bounding_box()
+    assert share.is_visible() and box["x"] + box["width"] <= 390 and box["y"] > word.bounding_box()["y"]
+    assert share.get_attribute("data-label") == "%" and share.inner_text().endswith("%")
+    page.screenshot(path=str(SHOTS / "table-it-390.png"))
     more_settings(page)
     page.locator("details.more-settings").scroll_into_view_if_needed()
     SHOTS.mkdir(exist_ok=True)

@@ -240,6 +240,6 @@ def test_the_linear_view_shows_both_orders_agree_and_the_weights_differ_from_sof
     logits = np.array(record.logits[4])
     soft = np.exp(logits - logits.max())
     soft /= soft.sum()
-    shown = [float(x.rstrip("%")) for x in re.findall(r'<td data-col="softmax">([^<]*)</td>', view)]
+    shown = [float(x.rstrip("%")) for x in re.findall(r'<td data-col="softmax"[^>]*>([^<]*)</td>', view)]
     np.testing.assert_allclose(shown, 100 * soft, atol=0.051)
     assert "They are not the same" in view and "n²·d = 324" in view and "n·d² = 144" in view

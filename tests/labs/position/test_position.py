@@ -387,7 +387,7 @@ def test_sinusoidal_view_says_why_the_base_is_10_and_offers_the_papers(base, lex
     label = re.search(r'<button[^>]*id="pos-base-paper"[^>]*>(.*?)</button>', view).group(1)
     assert label == ("Back to the base 10" if base == 10_000.0 else "Use the base 10,000, as the paper does")
     pe = ref_pe(n, 4, 0, base)
-    sums = re.findall(r'<td data-col="sum" data-label="x \+ PE\(p\)">(.*?)</td>', view)
+    sums = re.findall(r'<td data-col="sum" data-label="x \+ PE\(p\)"[^>]*>(.*?)</td>', view)
     assert sums == [english_vec(np.add(c, r)) for c, r in zip(x, pe)]
 
 
@@ -492,7 +492,7 @@ def test_alibi_slopes_table_changes_only_the_slope(query, head, marked, lexicons
     for j, word in zip([j for j in range(len(x)) if j != 5], words, strict=True):
         assert rows[word] == [str(abs(5 - j))] + [rule_percent(r[j], 0, "en") for r in refs], word
     assert float(rows[words[0]][-1].rstrip("%")) < float(rows[words[0]][1].rstrip("%"))  # (the farthest loses)
-    tinted = [k for k, c in enumerate(re.findall(r"<td([^>]*)>", re.search(r'<table class="slopes-table">.*?<tbody><tr[^>]*>(.*?)</tr>', view, re.S).group(1))) if "conv-here" in c]
+    tinted = [k for k, c in enumerate(re.findall(r"<td([^>]*)>", re.search(r'<table class="slopes-table"[^>]*>.*?<tbody><tr[^>]*>(.*?)</tr>', view, re.S).group(1))) if "conv-here" in c]
     assert tinted == ([] if marked is None else [1 + slopes.index(marked)])
     head_name = text_of(f"head_name_{heads.HEADS[head].id}")
     assert f"with the head “{head_name}”" in view
@@ -670,7 +670,7 @@ def test_shift_says_rope_stays_and_sinusoidal_moves_with_numpys_numbers(lexicons
 def table_rows(view, klass):
     """{row header: [cell texts]} of the table of class `klass` in a view's HTML."""
     import html as entities
-    body = re.search(rf'<table class="{klass}">.*?<tbody>(.*?)</tbody>', view, re.S).group(1)
+    body = re.search(rf'<table class="{klass}"[^>]*>.*?<tbody>(.*?)</tbody>', view, re.S).group(1)
     rows = {}
     for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
         head = entities.unescape(re.sub("<[^>]+>", "", re.search(r"<th[^>]*>(.*?)</th>", tr, re.S).group(1)))
