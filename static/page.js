@@ -572,8 +572,63 @@
     twin.focus({ preventScroll: true });
   }
 
+  /* The analysis drawn anew (its innerHTML: app/page.py, show_analysis). A view whose section is
+     the one on the page but for attributes and the state of its controls stays, given the new
+     ones: a lab's controls after one of them changed (the radio checked moved, the 200 boxes of
+     the global words as they were), a view the change left as it was. What stays is not parsed,
+     styled and laid out again, and keeps the focus, a field's caret and a box's scroll; the other
+     sections are replaced. Another set of sections (a step, a mode, a prompt): all replaced. */
+  function drawViews(root, html) {
+    var fresh = document.createElement("div");
+    fresh.innerHTML = html;
+    var olds = root.children, news = fresh.children, n = news.length;
+    var aligned = n > 0 && olds.length === n && root.childNodes.length === n && fresh.childNodes.length === n;
+    for (var i = 0; aligned && i < n; i++) aligned = olds[i].tagName === news[i].tagName && olds[i].id === news[i].id;
+    if (!aligned) {
+      root.textContent = "";
+      while (fresh.firstChild) root.appendChild(fresh.firstChild);
+      return;
+    }
+    Array.prototype.map.call(olds, function (old, k) { return [old, news[k]]; }).forEach(function (pair) {
+      if (sameShape(pair[0], pair[1])) takeState(pair[0], pair[1]);
+      else pair[0].replaceWith(pair[1]);
+    });
+  }
+  /* Whether `a` and `b` are the same tree but for attributes: the same elements (an input of
+     the same type) in the same places, the same text. */
+  function sameShape(a, b) {
+    if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
+    if (a.nodeType !== 1) return a.nodeValue === b.nodeValue;
+    if (a.tagName === "INPUT" && a.type !== b.type) return false;
+    var x = a.firstChild, y = b.firstChild;
+    for (; x && y; x = x.nextSibling, y = y.nextSibling) if (!sameShape(x, y)) return false;
+    return !x && !y;
+  }
+  /* `b`'s attributes given to `a` (sameShape), and its controls' state: what `a` drawn anew would
+     show (a radio or box checked or not, a field's value, an option chosen). */
+  function takeState(a, b) {
+    if (a.nodeType !== 1) return;
+    var k, attribute;
+    for (k = a.attributes.length - 1; k >= 0; k--) {
+      if (!b.hasAttribute(a.attributes[k].name)) a.removeAttribute(a.attributes[k].name);
+    }
+    for (k = 0; k < b.attributes.length; k++) {
+      attribute = b.attributes[k];
+      if (a.getAttribute(attribute.name) !== attribute.value) a.setAttribute(attribute.name, attribute.value);
+    }
+    if (a.tagName === "INPUT" && a.checked !== b.checked) a.checked = b.checked;
+    if ((a.tagName === "INPUT" || a.tagName === "TEXTAREA") && a.value !== b.value) a.value = b.value;
+    if (a.tagName === "OPTION" && a.selected !== b.selected) a.selected = b.selected;
+    for (var x = a.firstChild, y = b.firstChild; x; x = x.nextSibling, y = y.nextSibling) takeState(x, y);
+  }
+
   var DO = {
-    set: function (op) { var node = resolve(op[1]); if (node != null) node[op[2]] = op[3]; },
+    set: function (op) {
+      var node = resolve(op[1]);
+      if (node == null) return;
+      if (op[2] === "innerHTML" && node.id === "analysis") drawViews(node, op[3]);  /* (its views: drawViews) */
+      else node[op[2]] = op[3];
+    },
     call: function (op) { var node = resolve(op[1]); if (node != null) node[op[2]].apply(node, op[3].map(value)); },
     helper: function (op) {
       var result = ns.page[op[1]].apply(null, op[2].map(value));
