@@ -70,7 +70,7 @@
       if (!table || !table.tBodies[0].firstElementChild.classList.contains("gap")) return;  /* drawn whole */
       sizeGaps(table, rowPx);
       var wrap = table.parentElement, row = table.querySelector("tr[data-row]");
-      if (scroll > 0 || left > 0) wrap.pending = { scroll: scroll, left: left, column: column };  /* read by a redraw before then */
+      wrap.pending = { scroll: scroll, left: left, column: column };  /* (its place until then: gridPlace) */
       var fit = function (px) {
         if (px > 0 && Math.abs(px - rowPx) > 0.01) sizeGaps(table, px);  /* rows of another height */
         if (scroll > 0) wrap.scrollTop = scroll;
@@ -679,13 +679,13 @@
                          gap: !!table.querySelector("tr.gap") } : null;
     return { target: element ? describe(element) : null, values: values, checked: checked, ids: ids, off: off, grid: grid };
   }
-  /* Where a long grid's box is scrolled ({scroll, left, column}: the first column it shows):
-     still to be scrolled back (gridFit), what the box says while it is laid out, and, of a grid
-     not laid out (skipped by content-visibility off screen, style.css; or on a hidden tab), what
-     it said when last laid out (`seen`, kept at each read and each scroll of the box: gridWatch):
-     reading the box itself would lay out its thousands of cells with every event
-     (docs/performance.md). (checkVisibility() without the option would lay them out to answer.)
-     A browser that cannot tell reads the box. */
+  /* Where a long grid's box is scrolled ({scroll, left, column}: the first column it shows): of a
+     grid drawn and not laid out yet, where gridFit will put it; of one laid out, what the box says;
+     of one no longer laid out (skipped by content-visibility off screen, style.css; or on a hidden
+     tab), what it said when last laid out (`seen`, kept at each read and each scroll of the box:
+     gridWatch). Reading the box of a grid not laid out would lay out its thousands of cells with
+     every event, or with one that comes before the frame after a redraw (docs/performance.md);
+     checkVisibility() without the option would too. A browser that cannot tell reads the box. */
   function gridPlace(wrap, table) {
     if (wrap.pending) return wrap.pending;
     if (wrap.checkVisibility && !wrap.checkVisibility({ contentVisibilityAuto: true })) {
