@@ -46,6 +46,9 @@
 
   var FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
 
+  /* The ResizeObserver waiting for the last grid drawn to be laid out (gridFit). */
+  var fitting = null;
+
   /* When the student last clicked, typed or changed something (for `idle`). */
   var PAUSE_MS = 300, lastInput = -Infinity;
   var COPY_WAIT_MS = 1500;  /* a clipboard that has not answered by then: the copy goes by hand (copyText) */
@@ -54,21 +57,38 @@
   });
 
   ns.page = {
-    /* A long grid just drawn: its gaps sized and, at the next frame (when the browser lays
-       the page out anyway), sized again if a row is not `rowPx` tall; its box scrolled back
-       to `scroll` and `left` (`column`: the first column the box showed there). */
+    /* A long grid just drawn: its gaps sized and, once the browser lays its rows out, sized
+       again if a row is not `rowPx` tall; its box scrolled back to `scroll` and `left`
+       (`column`: the first column the box showed there). A ResizeObserver's call comes after
+       the frame's layout and before its paint, so nothing is drawn unscrolled, and only once
+       the rows are laid out: a grid off screen (its section skipped by content-visibility:
+       style.css) or on a hidden tab waits until it is shown, where measuring it at the next
+       frame laid out its thousands of cells for nothing (docs/performance.md). */
     gridFit: function (table, rowPx, scroll, left, column) {
+      if (fitting) fitting.disconnect();  /* (a grid drawn again before it was laid out) */
+      fitting = null;
       if (!table || !table.tBodies[0].firstElementChild.classList.contains("gap")) return;  /* drawn whole */
       sizeGaps(table, rowPx);
-      var wrap = table.parentElement;
-      if (scroll > 0 || left > 0) wrap.pending = { scroll: scroll, left: left, column: column };  /* read by a redraw before that frame */
-      requestAnimationFrame(function () {
-        var row = table.querySelector("tr[data-row]"), px = row ? row.getBoundingClientRect().height : 0;
+      var wrap = table.parentElement, row = table.querySelector("tr[data-row]");
+      wrap.pending = { scroll: scroll, left: left, column: column };  /* (its place until then: gridPlace) */
+      var fit = function (px) {
         if (px > 0 && Math.abs(px - rowPx) > 0.01) sizeGaps(table, px);  /* rows of another height */
         if (scroll > 0) wrap.scrollTop = scroll;
         if (left > 0) wrap.scrollLeft = left;
         delete wrap.pending;
+        wrap.seen = { scroll: scroll, left: left, column: column };
+      };
+      if (!row || !self.ResizeObserver) {
+        return void requestAnimationFrame(function () { fit(row ? row.getBoundingClientRect().height : 0); });
+      }
+      var watch = fitting = new ResizeObserver(function () {
+        var px = row.getBoundingClientRect().height;
+        if (!(px > 0)) return;  /* (not laid out: hidden) */
+        watch.disconnect();
+        if (fitting === watch) fitting = null;
+        fit(px);
       });
+      watch.observe(row);
     },
 
     /* The grid's window moved to rows start…stop (and, of a wide grid, to `columns` [c0, c1]):
@@ -116,6 +136,7 @@
         var wrap = focused ? target.closest(".heatmap-wrap") : target;
         if (!wrap || !wrap.classList.contains("heatmap-wrap")) return;
         var table = wrap.querySelector("table.heatmap"), gap = table && table.querySelector("tr.gap");
+        if (table && !focused) gridPlace(wrap, table);  /* (where the box is, kept for when it is off screen) */
         var row = gap && table.querySelector("tr[data-row]");
         if (!row) return;
         var rowPx = row.getBoundingClientRect().height;
@@ -551,8 +572,63 @@
     twin.focus({ preventScroll: true });
   }
 
+  /* The analysis drawn anew (its innerHTML: app/page.py, show_analysis). A view whose section is
+     the one on the page but for attributes and the state of its controls stays, given the new
+     ones: a lab's controls after one of them changed (the radio checked moved, the 200 boxes of
+     the global words as they were), a view the change left as it was. What stays is not parsed,
+     styled and laid out again, and keeps the focus, a field's caret and a box's scroll; the other
+     sections are replaced. Another set of sections (a step, a mode, a prompt): all replaced. */
+  function drawViews(root, html) {
+    var fresh = document.createElement("div");
+    fresh.innerHTML = html;
+    var olds = root.children, news = fresh.children, n = news.length;
+    var aligned = n > 0 && olds.length === n && root.childNodes.length === n && fresh.childNodes.length === n;
+    for (var i = 0; aligned && i < n; i++) aligned = olds[i].tagName === news[i].tagName && olds[i].id === news[i].id;
+    if (!aligned) {
+      root.textContent = "";
+      while (fresh.firstChild) root.appendChild(fresh.firstChild);
+      return;
+    }
+    Array.prototype.map.call(olds, function (old, k) { return [old, news[k]]; }).forEach(function (pair) {
+      if (sameShape(pair[0], pair[1])) takeState(pair[0], pair[1]);
+      else pair[0].replaceWith(pair[1]);
+    });
+  }
+  /* Whether `a` and `b` are the same tree but for attributes: the same elements (an input of
+     the same type) in the same places, the same text. */
+  function sameShape(a, b) {
+    if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
+    if (a.nodeType !== 1) return a.nodeValue === b.nodeValue;
+    if (a.tagName === "INPUT" && a.type !== b.type) return false;
+    var x = a.firstChild, y = b.firstChild;
+    for (; x && y; x = x.nextSibling, y = y.nextSibling) if (!sameShape(x, y)) return false;
+    return !x && !y;
+  }
+  /* `b`'s attributes given to `a` (sameShape), and its controls' state: what `a` drawn anew would
+     show (a radio or box checked or not, a field's value, an option chosen). */
+  function takeState(a, b) {
+    if (a.nodeType !== 1) return;
+    var k, attribute;
+    for (k = a.attributes.length - 1; k >= 0; k--) {
+      if (!b.hasAttribute(a.attributes[k].name)) a.removeAttribute(a.attributes[k].name);
+    }
+    for (k = 0; k < b.attributes.length; k++) {
+      attribute = b.attributes[k];
+      if (a.getAttribute(attribute.name) !== attribute.value) a.setAttribute(attribute.name, attribute.value);
+    }
+    if (a.tagName === "INPUT" && a.checked !== b.checked) a.checked = b.checked;
+    if ((a.tagName === "INPUT" || a.tagName === "TEXTAREA") && a.value !== b.value) a.value = b.value;
+    if (a.tagName === "OPTION" && a.selected !== b.selected) a.selected = b.selected;
+    for (var x = a.firstChild, y = b.firstChild; x; x = x.nextSibling, y = y.nextSibling) takeState(x, y);
+  }
+
   var DO = {
-    set: function (op) { var node = resolve(op[1]); if (node != null) node[op[2]] = op[3]; },
+    set: function (op) {
+      var node = resolve(op[1]);
+      if (node == null) return;
+      if (op[2] === "innerHTML" && node.id === "analysis") drawViews(node, op[3]);  /* (its views: drawViews) */
+      else node[op[2]] = op[3];
+    },
     call: function (op) { var node = resolve(op[1]); if (node != null) node[op[2]].apply(node, op[3].map(value)); },
     helper: function (op) {
       var result = ns.page[op[1]].apply(null, op[2].map(value));
@@ -596,14 +672,27 @@
       if (e.offScreen === true) off.push(id);
     });
     var wrap = document.querySelector("#analysis .heatmap-wrap"), table = wrap && wrap.querySelector("table.heatmap");
-    var shown = table && !wrap.pending && columnsShown(wrap, table), wide = table && table.dataset.cstart !== undefined;
-    var grid = table ? { scroll: wrap.pending ? wrap.pending.scroll : wrap.scrollTop,
-                         left: wrap.pending ? wrap.pending.left : wrap.scrollLeft,
-                         col: wrap.pending ? wrap.pending.column : shown ? shown[0] : 0,
+    var place = table && gridPlace(wrap, table), wide = table && table.dataset.cstart !== undefined;
+    var grid = table ? { scroll: place.scroll, left: place.left, col: place.column,
                          start: +table.dataset.start || 0, stop: +table.dataset.stop || 0,
                          cstart: wide ? +table.dataset.cstart : null, cstop: wide ? +table.dataset.cstop : null,
                          gap: !!table.querySelector("tr.gap") } : null;
     return { target: element ? describe(element) : null, values: values, checked: checked, ids: ids, off: off, grid: grid };
+  }
+  /* Where a long grid's box is scrolled ({scroll, left, column}: the first column it shows): of a
+     grid drawn and not laid out yet, where gridFit will put it; of one laid out, what the box says;
+     of one no longer laid out (skipped by content-visibility off screen, style.css; or on a hidden
+     tab), what it said when last laid out (`seen`, kept at each read and each scroll of the box:
+     gridWatch). Reading the box of a grid not laid out would lay out its thousands of cells with
+     every event, or with one that comes before the frame after a redraw (docs/performance.md);
+     checkVisibility() without the option would too. A browser that cannot tell reads the box. */
+  function gridPlace(wrap, table) {
+    if (wrap.pending) return wrap.pending;
+    if (wrap.checkVisibility && !wrap.checkVisibility({ contentVisibilityAuto: true })) {
+      return wrap.seen || { scroll: 0, left: 0, column: 0 };
+    }
+    var shown = columnsShown(wrap, table);
+    return (wrap.seen = { scroll: wrap.scrollTop, left: wrap.scrollLeft, column: shown ? shown[0] : 0 });
   }
   function describe(t) {
     var data = {};
