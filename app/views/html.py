@@ -91,7 +91,9 @@ def table_rows(columns, rows, cards=True):
     plain = [f'<td data-col="{esc(key)}"' + (f' data-label="{esc(name)}"' if cards else "") + f"{cell_role}>"
              for key, name in zip(keys, names)]
     rowheader = ' role="rowheader"' if cards else ""
-    start = f'<tr{{}}{ROW if cards else ""}><th scope="row"{rowheader}>'
+    # (the role first: a class the page adds later to a row, its selection, comes after it, as in a
+    # row drawn with it)
+    start = f'<tr{ROW if cards else ""}{{}}><th scope="row"{rowheader}>'
     out = []
     for header, cells, row_attrs in rows:
         parts, at = [start.format(attrs(**row_attrs)), header, "</th>"], 1
@@ -162,7 +164,7 @@ def _label_table(html):
             return m.group(0)
         if name == "tr":
             column = 0
-            return f"<tr{rest} role=\"row\">"
+            return f"<tr role=\"row\"{rest}>"  # (the role first: see `table_rows`)
         span = _SPAN.search(rest)
         span = int(span.group(1)) if span else 1
         at, column = column, column + span

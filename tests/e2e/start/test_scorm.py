@@ -298,7 +298,7 @@ def test_a_real_back_and_forward_keeps_the_session(platform):
         answer_from_the_host(page, 5, right_answer(5))
         page.goto(place.url + "elsewhere.html")
         page.go_back(wait_until="commit")  # (a page from the cache fires no load)
-        page.wait_for_function("window.stayed === true && window.shown.length === 1", timeout=20_000)
+        page.wait_for_function("window.stayed === true && window.shown.length === 1", timeout=60_000)
         assert page.evaluate("window.shown") == [True], "the course page was not restored from the cache"
         assert not page.evaluate("window.lms.isTerminated()")
         wrong = next(v for v in range(6) if v != right_answer(4))

@@ -93,7 +93,7 @@ def test_under_full_the_cost_line_still_says_the_square(page_lexicons):
 
 def here_row(html):
     """The cells of the cost table's highlighted row (this sentence's n)."""
-    match = re.search(r'<tr class="cost-here"[^>]*>(.*?)</tr>', html, re.S)
+    match = re.search(r'<tr[^>]*class="cost-here"[^>]*>(.*?)</tr>', html, re.S)
     assert match, "no highlighted row"
     return [plain(c) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", match[1], re.S)]
 
