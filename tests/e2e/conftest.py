@@ -487,3 +487,42 @@ def step_at_two_widths(page, check, shot):
         check(width)
         page.screenshot(path=shot.format(width=width), full_page=True)
     page.set_viewport_size({"width": 1280, "height": 900})
+
+
+# -- a framed widget moved by its host (tests/e2e/views/test_every_path.py, test_phone.py) -------
+
+
+def told(page):
+    """How many states the framed widget has told its host page (`open_host`'s window.got)."""
+    return page.evaluate("window.got.filter(m => m.type === 'attention:state').length")
+
+
+def settle(page, frame, sent, step):
+    """Wait for the widget to have answered: a new state told to its host (more than `sent`), at
+    `step`, nothing left to answer and the row views drawn."""
+    page.wait_for_function(f"window.got.filter(m => m.type === 'attention:state').length > {sent}")
+    frame.wait_for_function(
+        f"""(() => {{ const s = JSON.parse(document.getElementById('attention-state').textContent);
+        return s.step === {step} && !document.querySelector('#app[data-answering], #analysis [aria-busy]'); }})()""",
+        polling=FRAME_POLL_MS, timeout=30_000)
+
+
+def post(page, frame, message, step):
+    """The host posts `message` to its widget, which answers it at `step` (`settle`)."""
+    sent = told(page)
+    page.evaluate("m => document.querySelector('iframe').contentWindow.postMessage(m, '*')", message)
+    settle(page, frame, sent, step)
+
+
+def watched(browser, base_url, query, pattern):
+    """A fresh page at `query`, and what `pattern` finds in the address of each request its page and
+    workers make, in order (watched from before the first one)."""
+    context = new_context(browser, base_url)
+    asked = []
+    context.on("request", lambda request: asked.extend(pattern.findall(request.url)))
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(base_url + query)
+    wait_ready(page)
+    return context, page, asked

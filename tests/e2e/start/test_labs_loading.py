@@ -5,23 +5,14 @@ views) fetches them then, once, and answers as it would have."""
 
 import re
 
-from tests.e2e.conftest import get_state, more_settings, new_context, open_host, wait_ready, wait_state
+from tests.e2e.conftest import get_state, more_settings, open_host, wait_state, watched
 
 LAB_ARCHIVE = re.compile(r"/app/labs/(\w+)\.zip$")
 
 
 def opened(browser, base_url, query):
-    """A fresh page at `query`, and the list of the labs whose archive its page and workers ask for,
-    in order (watched from before the first request)."""
-    context = new_context(browser, base_url)
-    asked = []
-    context.on("request", lambda request: asked.extend(LAB_ARCHIVE.findall(request.url)))
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.goto(base_url + query)
-    wait_ready(page)
-    return context, page, asked
+    """A fresh page at `query`, and the labs whose archive its page and workers ask for, in order."""
+    return watched(browser, base_url, query, LAB_ARCHIVE)
 
 
 def test_the_first_visit_fetches_no_lab_and_a_word_click_still_none(browser, base_url):

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import get_state, new_context, open_host, wait_ready, wait_state
+from tests.e2e.conftest import get_state, open_host, wait_state, watched
 from tests.reference import lexicon_cards, shown_short
 
 LEXICON_FILE = re.compile(r"/lexicon/(\S+\.(?:txt|csv))$")
@@ -15,17 +15,8 @@ FILES = {"it": ["gpl/it.txt", "it.csv"], "en": ["cc-by-sa/en.txt", "en.csv"]}  #
 
 
 def opened(browser, base_url, query):
-    """A fresh page at `query`, and the list of the lexicon files its page and workers ask for, in
-    order (watched from before the first request)."""
-    context = new_context(browser, base_url)
-    asked = []
-    context.on("request", lambda request: asked.extend(LEXICON_FILE.findall(request.url)))
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.goto(base_url + query)
-    wait_ready(page)
-    return context, page, asked
+    """A fresh page at `query`, and the lexicon files its page and workers ask for, in order."""
+    return watched(browser, base_url, query, LEXICON_FILE)
 
 
 def cards_on_screen(page):

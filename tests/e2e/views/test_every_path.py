@@ -20,7 +20,7 @@ from app import settings as schema
 from app.i18n import text
 from app.lexicon import Lexicons
 from app.views import registry
-from tests.e2e.conftest import FRAME_POLL_MS, axe_violations, open_host
+from tests.e2e.conftest import FRAME_POLL_MS, axe_violations, open_host, post, settle, told
 from tests.path_reference import another_value, fresh_message, step_link
 
 # (path id, step number, the step) of every registered path
@@ -110,26 +110,6 @@ def check_screen(frame, lang, where, tally):
             page = page.replace(name, "")
         points = [p for p in POINT.findall(page) if not THOUSANDS.fullmatch(p)]
         assert points == [], f"{where}: numbers with a decimal point on an Italian page: {points}"
-
-
-def settle(page, frame, sent, step):
-    """Wait for the widget to have answered: a new state told to its host, at `step`, nothing left
-    to answer and the row views drawn."""
-    page.wait_for_function(f"window.got.filter(m => m.type === 'attention:state').length > {sent}")
-    frame.wait_for_function(
-        f"""(() => {{ const s = JSON.parse(document.getElementById('attention-state').textContent);
-        return s.step === {step} && !document.querySelector('#app[data-answering], #analysis [aria-busy]'); }})()""",
-        polling=FRAME_POLL_MS, timeout=30_000)
-
-
-def told(page):
-    return page.evaluate("window.got.filter(m => m.type === 'attention:state').length")
-
-
-def post(page, frame, message, step):
-    sent = told(page)
-    page.evaluate("m => document.querySelector('iframe').contentWindow.postMessage(m, '*')", message)
-    settle(page, frame, sent, step)
 
 
 def at_each_width(page, frame, lang, where, tally, axe=False):

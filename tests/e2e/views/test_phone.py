@@ -16,7 +16,7 @@ import pytest
 from app import settings as schema
 from app.lexicon import Lexicons
 from app.views import registry
-from tests.e2e.conftest import FRAME_POLL_MS, axe_violations, open_host
+from tests.e2e.conftest import FRAME_POLL_MS, axe_violations, open_host, post, settle, told
 from tests.path_reference import fresh_message, step_link
 
 PATHS = {way.id: len(way.steps) for way in registry.paths().values()}
@@ -65,20 +65,6 @@ LOOK = """() => {
 }""".replace("RESERVED", str(RESERVED)).replace("GRIDS", json.dumps(GRIDS))
 
 
-def settle(page, frame, sent, step):
-    """Wait for the widget's answer: a new state told to its host, at `step`, nothing left to
-    answer and no row view left to draw."""
-    page.wait_for_function(f"window.got.filter(m => m.type === 'attention:state').length > {sent}")
-    frame.wait_for_function(
-        f"""(() => {{ const s = JSON.parse(document.getElementById('attention-state').textContent);
-        return s.step === {step} && !document.querySelector('#app[data-answering], #analysis [aria-busy]'); }})()""",
-        polling=FRAME_POLL_MS, timeout=30_000)
-
-
-def told(page):
-    return page.evaluate("window.got.filter(m => m.type === 'attention:state').length")
-
-
 def at_width(page, frame, width):
     page.evaluate(f"document.querySelector('iframe').width = {width}")
     # (the frame's own width, less a scrollbar's)
@@ -107,10 +93,7 @@ def test_on_a_phone_every_table_shows_its_rows_whole_and_no_view_holds_empty_roo
     page, frame = widget
     params = {key: [raw] for key, raw in step_link(name, 1, "it", registry.paths()[name].steps[0].mode)}
     linked, _ = schema.parse_params(params, LEXICONS)
-    sent = told(page)
-    page.evaluate("m => document.querySelector('iframe').contentWindow.postMessage(m, '*')",
-                  json.loads(json.dumps(fresh_message(linked, schema))))
-    settle(page, frame, sent, 1)
+    post(page, frame, json.loads(json.dumps(fresh_message(linked, schema))), 1)
     tables = 0
     for number in range(1, PATHS[name] + 1):
         where = f"{name}, step {number}"
