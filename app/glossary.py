@@ -71,6 +71,46 @@ def link(escaped, lang, seen):
     return pattern.sub(one, escaped)
 
 
+# The elements whose text is prose (`in_prose` links there), and those whose text is not a sentence
+# to read but a control, a link, code, a table's cell or a picture (never linked, even inside prose).
+_PROSE = {"p", "li", "figcaption"}
+_NOT_PROSE = {"a", "button", "code", "label", "summary", "select", "option", "textarea", "table", "svg",
+              "math", "script", "style", "h1", "h2", "h3", "h4", "kbd", "var"}
+_TAG = re.compile(r"(<[^>]*>)")
+_NAME = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)")
+
+
+def in_prose(html, lang, seen):
+    """A view's `html` with the first use of each term not in `seen` (the step's own text: those
+    are linked there) made a link to its entry, in its paragraphs and list items only (not in a
+    control, a link, a table or code, nor in an element marked `data-plain`: one the page changes
+    in place as text, which would lose the link). `seen` is not changed: each view links its own
+    first uses, so a view drawn again alone (a word click) links as when the page drew it whole."""
+    pattern, _ = _pattern(lang)
+    if pattern is None or pattern.search(html) is None:  # (one pass in C: most views name no term)
+        return html
+    seen, open_, out = set(seen), [], []  # open_: the prose and non-prose elements open, as (tag, plain)
+    for piece in _TAG.split(html):
+        if piece.startswith("<"):
+            name = _NAME.match(piece)
+            tag = name.group(1).lower() if name else ""
+            if (tag in _PROSE or tag in _NOT_PROSE) and not piece.endswith("/>"):
+                if not piece.startswith("</"):
+                    open_.append((tag, tag in _NOT_PROSE or "data-plain" in piece))
+                    if tag == "a" and 'class="term"' in piece:  # (a part linked already: a row part)
+                        seen.add(piece.split("#term-", 1)[-1].split('"', 1)[0])
+                else:
+                    at = next((i for i in range(len(open_) - 1, -1, -1) if open_[i][0] == tag), None)
+                    if at is not None:
+                        del open_[at:]
+            out.append(piece)
+        elif piece and open_ and not any(plain for _, plain in open_):
+            out.append(link(piece, lang, seen))
+        else:
+            out.append(piece)
+    return "".join(out)
+
+
 def address(term, lang):
     """The link to the step that shows the term, in `lang`."""
     path_id, number = term.where

@@ -24,7 +24,7 @@ from app.views.order import render_order
 from app.views.heatmap import heatmap_rows
 from app.views.html import esc, labelled
 from app.views.messages import render_messages
-from app.views.path import render_path
+from app.views.path import prose_terms, render_path
 from app.views.query import query_section
 from app.views.quiz import quiz_announcement, render_quiz
 from app.views.sentence import render_sentence
@@ -57,14 +57,15 @@ def undrawn_parts(settings, mode="sentence"):
     return {view.id for view in registry.views(mode) if view.row is not None and not registry.draws(settings, view)}
 
 
-def render_row_views(row, tokens, lang, skip=()):
+def render_row_views(row, tokens, lang, skip=(), terms=None):
     """The views that show the selected row: query, bars (with its explanation), steps,
     output, every head side by side and the multi-head output (matrix mode: bars and
     steps of the query row qi). `skip`: parts not to render (changed in place instead, or not
     drawn). A table written by hand gets its cells' column names (app/views/html.py `labelled`)."""
     matrix = row.record.head_records is None
     word = text(lang, "mm_row", i=row.focus + 1) if matrix else None
-    return {view.id: labelled((registry.row_draw(view.id, row) or view.row)(row, tokens, lang, word))
+    return {view.id: labelled(registry.glossed((registry.row_draw(view.id, row) or view.row)(row, tokens, lang, word),
+                                               lang, terms))
             for view in registry.views("matrix" if matrix else "sentence") if view.row is not None and view.id not in skip}
 
 
@@ -99,7 +100,8 @@ def heatmap_more(settings, tokens, record, start, stop, columns=None):
 def render_matrix_analysis(settings, tokens, record, row, interactive=True, grid_first=(0, 0)):
     """Matrix mode: every step as a matrix with its shape, the grid, the selected row's
     bars and steps table, and the compare field."""
-    parts = render_row_views(row, tokens, settings.lang, undrawn_parts(settings, "matrix")) if row is not None else {}
+    parts = render_row_views(row, tokens, settings.lang, undrawn_parts(settings, "matrix"),
+                             prose_terms(settings, tokens)) if row is not None else {}
     ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=row, parts=parts,
                            grid_first=grid_first, interactive=interactive)
     return registry.drawn(ctx, "matrix")
@@ -134,7 +136,8 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
         return (view_tabs(settings.view, lang, interactive, settings.lock)
                 + f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>'
                 + registry.drawn(ctx, "sentence", following=False))
-    parts = render_row_views(row, tokens, lang, skip=set(later) | undrawn_parts(settings))
+    parts = render_row_views(row, tokens, lang, skip=set(later) | undrawn_parts(settings),
+                             terms=prose_terms(settings, tokens))
     parts.update(dict.fromkeys(later, ""))
     ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=row, parts=parts,
                            grid_first=grid_first, interactive=interactive)

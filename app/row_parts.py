@@ -16,6 +16,7 @@ idleCancel, patch); which parts are off screen comes with each event (app/remote
 import json
 
 from app import render
+from app.views.path import prose_terms
 from app.views import heatmap, registry
 
 LATER_FROM = heatmap.WINDOW  # a text of more words: a setting change draws its bars and table off screen later
@@ -74,7 +75,8 @@ class RowParts:
             # is then drawn whole, `redraw_whole`)
             helpers.patch(page.element(render.ROW_PARTS[name]), json.dumps(change), self.patch_refused, name)
         skip = set(changes) | set(render.ROW_PARTS).difference(names)
-        for name, html in render.render_row_views(page.row, page.tokens, lang, skip=skip).items():
+        terms = prose_terms(page.settings, page.tokens)
+        for name, html in render.render_row_views(page.row, page.tokens, lang, skip=skip, terms=terms).items():
             helpers.redrawPart(page.element(render.ROW_PARTS[name]), html)
         for name in names:
             if name in self.busy:
@@ -88,7 +90,8 @@ class RowParts:
         if page.row is None or name not in render.ROW_PARTS:
             return
         skip = set(render.ROW_PARTS) - {name}
-        for part, html in render.render_row_views(page.row, page.tokens, page.settings.lang, skip=skip).items():
+        for part, html in render.render_row_views(page.row, page.tokens, page.settings.lang, skip=skip,
+                                                  terms=prose_terms(page.settings, page.tokens)).items():
             page.helpers.redrawPart(page.element(render.ROW_PARTS[part]), html)
 
     def later_on_redraw(self):

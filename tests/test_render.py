@@ -46,6 +46,7 @@ ALLOWED_ATTRS |= {"aria-describedby", "aria-invalid", "aria-labelledby", "inputm
 ALLOWED_ATTRS |= {"aria-rowcount", "aria-rowindex", "data-start", "data-stop", "data-gap",
                   "aria-colcount", "aria-colindex", "data-cstart", "data-cstop"}  # the grid
 ALLOWED_ATTRS |= {"data-cards"}  # a table read as cards on a phone (its cells name their column: data-label)
+ALLOWED_ATTRS |= {"data-plain"}  # prose the page rewrites as text: no glossary link in it (app/glossary.py)
 
 
 def analysed(s, tokens):

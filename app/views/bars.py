@@ -31,8 +31,8 @@ def explain(row, tokens, lang):
 
 def explain_html(row, tokens, lang):
     """The bars' explanation; empty (and not shown) when the row needs none, so a word
-    click only changes its text."""
-    return f'<p class="explain">{esc(explain(row, tokens, lang))}</p>'
+    click only changes its text (`data-plain`: no glossary link, app/glossary.py)."""
+    return f'<p class="explain" data-plain>{esc(explain(row, tokens, lang))}</p>'
 
 
 

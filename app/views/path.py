@@ -74,13 +74,31 @@ def render_glossary(lang):
             f'<dl>{"".join(items)}</dl></details>')
 
 
+def prose_terms(settings, tokens):
+    """The terms the step's text and its task link (a view links the others, its own first use of
+    each: glossary.in_prose); None in the explorer, which has no glossary."""
+    if settings.step is None:
+        return None
+    way, lang, seen = path.path_of(settings.path), settings.lang, set()
+    glossary.link(esc(text(lang, path.step_key(settings.step, "text", way.id))), lang, seen)
+    glossary.link(esc(try_text(settings, tokens)), lang, seen)
+    return frozenset(seen)
+
+
+def try_text(settings, tokens):
+    """Step `settings.step`'s "try this", as plain text."""
+    way, number = path.path_of(settings.path), settings.step
+    live = path.answers_of(way)
+    params = live.try_params(way.steps[number - 1], tokens or []) if live else {}
+    return text(settings.lang, path.step_key(number, "try", way.id), **params)
+
+
 def try_and_answer(settings, tokens, record):
     """Step `settings.step`'s "try this" and its answer, as plain text: written from the record on
     screen where its path has a module for that (path.Path.answers), else its strings."""
     way, number, lang = path.path_of(settings.path), settings.step, settings.lang
     step, live = way.steps[number - 1], path.answers_of(way)
-    params = live.try_params(step, tokens or []) if live else {}
-    tried = text(lang, path.step_key(number, "try", way.id), **params)
+    tried = try_text(settings, tokens)
     if live:
         return tried, live.answer(step, settings, tokens or [], record)
     return tried, text(lang, path.step_key(number, "answer", way.id))

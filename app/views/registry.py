@@ -19,7 +19,7 @@ import importlib
 import os
 from collections.abc import Sequence
 
-from app import i18n, labs
+from app import glossary, i18n, labs
 from app.views.html import labelled
 
 LANGS = i18n.LANGS
@@ -337,9 +337,20 @@ def draws(settings, view):
 def drawn(ctx, mode, following=True):
     """The sections of the views `mode` draws (`draws`), in their order. `following` False: only
     those that do not follow the selected row. A table a view writes by hand gets its cells' column
-    names and roles here (app/views/html.py `labelled`: a card a row on a phone)."""
-    return "".join(labelled(_DRAWS.get((view.id, mode), view.draw)(ctx)) for view in views(mode)
+    names and roles here (app/views/html.py `labelled`: a card a row on a phone), and on a step the
+    first use of a term in its prose a link to the glossary (`glossed`)."""
+    from app.views.path import prose_terms  # (the path's view reads the paths declared here)
+    terms = prose_terms(ctx.settings, ctx.tokens)
+    return "".join(labelled(glossed(_DRAWS.get((view.id, mode), view.draw)(ctx), ctx.lang, terms))
+                   for view in views(mode)
                    if view.draw is not None and (following or view.row is None) and draws(ctx.settings, view))
+
+
+def glossed(html, lang, terms):
+    """A view's HTML on a step of a path (`terms`: those the step's text links; None in the
+    explorer, which has no glossary): the first use of each other term in its prose a link to the
+    glossary under the step (app/glossary.py `in_prose`)."""
+    return html if terms is None else glossary.in_prose(html, lang, terms)
 
 
 def add_draw(view_id, mode, draw):
