@@ -26,14 +26,17 @@
    (the page's modules name what to make: `snapshot_warm`, pageRecipe) is used only while both
    its files read as they did (app/lexicon.py); an edited one is made again from the files. One maker per deployment: the Web Locks API; widgets
    that find a snapshot being made wait for it (WAIT_MS at most; ANSWER_MS when its maker
-   does not answer), then restore it or start normally. */
+   does not answer, or stops answering: it says "making" every BEAT_MS while it makes, and a
+   page put aside in the back/forward cache stops, keeping its lock), then restore it or start
+   normally. */
 
 import { compileAnyType, knows, loadPython, meet, memoryImage } from "./runtime.js";
 
 const CACHE = "attention-explorer-snapshot";
 const FORMAT = "code-3 runs-1";  // what a snapshot holds (attention_snapshot.py), how it is stored (pack)
 const WAIT_MS = 45000;       // longest wait for another widget's snapshot
-const ANSWER_MS = 5000;      // longest wait for the widget that holds the lock to answer
+const ANSWER_MS = 5000;      // longest wait for the widget that holds the lock to answer (again)
+const BEAT_MS = 1000;        // a maker says "making" this often while it makes, to those who wait
 const MAX_BYTES = 256e6;     // a bigger "snapshot" is not ours
 
 const CONFIG = new URL("../pyscript.toml", import.meta.url);
@@ -85,9 +88,10 @@ function waitForMaker(signalMaker) {
   if (!navigator.locks) return Promise.resolve();
   return navigator.locks.query().then((state) => {
     if (!(state.held || []).some((l) => l.name === LOCK)) return;
-    const abort = new AbortController();
-    let timer = setTimeout(() => abort.abort(), makerAnswered ? WAIT_MS : ANSWER_MS);
-    onMakerAnswer = () => { clearTimeout(timer); timer = setTimeout(() => abort.abort(), WAIT_MS); };
+    const abort = new AbortController(), end = Date.now() + WAIT_MS;
+    const until = () => setTimeout(() => abort.abort(), Math.min(ANSWER_MS, end - Date.now()));
+    let timer = until();
+    onMakerAnswer = () => { clearTimeout(timer); timer = until(); };
     signalMaker();
     return navigator.locks.request(LOCK, { mode: "shared", signal: abort.signal }, () => {})
       .catch(() => {}).finally(() => { clearTimeout(timer); onMakerAnswer = () => {}; });
@@ -106,17 +110,20 @@ function withLockIfFree(make) {
    worker or the trial. */
 let channel = null, peers = false, onPeer = () => {};
 /* The maker answers "making" (`maker`: this engine holds the lock); a waiting engine hears it. */
-let maker = false, makerAnswered = false, onMakerAnswer = () => {};
+let maker = false, onMakerAnswer = () => {}, beat = null;
 function listenForPeers() {
   if (typeof BroadcastChannel === "undefined") return;
   try { channel = new BroadcastChannel(LOCK); } catch (e) { return; }  /* refused: storage denied (Firefox) */
   channel.onmessage = (event) => {
-    if (event.data === "making") {
-      makerAnswered = true;
-      return onMakerAnswer();
-    }
+    if (event.data === "making") return onMakerAnswer();
     peers = true;
-    if (maker) channel.postMessage("making");
+    if (maker) {
+      channel.postMessage("making");
+      beat = beat || setInterval(() => {
+        if (maker) channel.postMessage("making");
+        else { clearInterval(beat); beat = null; }
+      }, BEAT_MS);
+    }
     onPeer();
   };
   channel.postMessage("starting");

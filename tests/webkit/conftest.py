@@ -72,4 +72,12 @@ def wait_for(driver, script, seconds=READY_S):
         if value:
             return value
         time.sleep(0.2)
-    raise AssertionError(f"still false after {seconds} s: {script}")
+    raise AssertionError(f"still false after {seconds} s: {script}; the page: {driver.execute_script(LOOK)}")
+
+
+# What a page that is not ready shows (for a failure's message): its state, its status line, what it
+# loaded and whether a service worker answers it.
+LOOK = """return JSON.stringify({state: document.documentElement.dataset.state, url: location.href,
+  status: (document.querySelector('.status-text') || {}).textContent,
+  loaded: performance.getEntriesByType('resource').map(r => r.name.split('/').pop() + ':' + Math.round(r.duration)).slice(-12),
+  controlled: !!(navigator.serviceWorker && navigator.serviceWorker.controller)})"""

@@ -381,3 +381,32 @@ def test_files_edited_in_the_deployed_folder_are_what_the_next_visit_runs(browse
         context.close()
     finally:
         server.shutdown()
+
+
+# A page of the deployment's origin that holds the snapshot's lock as a maker put aside in Safari's
+# back/forward cache does: it answers the first "wanted" with "making", then never again.
+HOLDER = """<!doctype html><title>holder</title><script>
+const LOCK = "attention-explorer-snapshot " + new URL("./", location.href).href;
+navigator.locks.request(LOCK, () => { window.holding = true; return new Promise(() => {}); });
+const channel = new BroadcastChannel(LOCK);
+channel.onmessage = (e) => { if (e.data === "wanted" && !window.wanted) { window.wanted = Date.now(); channel.postMessage("making"); } };
+</script>"""
+
+
+def test_a_maker_that_stops_answering_holds_a_new_widget_up_for_seconds_not_its_whole_wait(browser, base_url):
+    """A widget that finds the snapshot being made by a page that said "making" once and then fell
+    silent (suspended in the back/forward cache, its lock kept) starts normally once the maker has
+    not answered for 5 s, not after the 45 s a working maker may take (static/snapshot.js)."""
+    context = new_context(browser, base_url)
+    context.route(base_url + "holder.html", lambda route: route.fulfill(content_type="text/html", body=HOLDER))
+    holder = context.new_page()
+    holder.goto(base_url + "holder.html")
+    holder.wait_for_function("window.holding === true")
+    page = context.new_page()
+    page.goto(base_url)
+    holder.wait_for_function("window.wanted > 0", timeout=60_000)
+    wait_ready(page)
+    waited_s = (holder.evaluate("Date.now()") - holder.evaluate("window.wanted")) / 1000
+    assert waited_s < 40, f"ready {waited_s:.1f} s after asking the silent maker (a working maker: up to 45 s)"
+    assert get_state(page)["sentence"] == "Il gatto seduto sul tappeto dormiva"
+    context.close()
