@@ -41,6 +41,18 @@ START_S = 90  # a fresh page, Python's start included
 # walked with no edit here.
 PATH_IDS = tuple(registry.paths())
 
+# The paths each of the other two engines walks (Chromium walks them all: tests/e2e/views/
+# test_every_path.py): the formula's in both, each lab's in one of them, in turn, so that every
+# path is walked in a second engine and a new lab's path too, at half the time of walking each in
+# both.
+OTHER_ENGINES = ("webkit", "firefox")
+
+
+def paths_for(engine):
+    """The path ids `engine` ("webkit" or "firefox") walks."""
+    turn = OTHER_ENGINES.index(engine)
+    return tuple(path_id for i, path_id in enumerate(PATH_IDS) if i == 0 or (i - 1) % 2 == turn)
+
 # Everything a check reads, in one call to the browser (in the widget's frame): the state, where
 # the page says it is, and the numbers the step's views show where they are on screen.
 READ = r"""(() => {

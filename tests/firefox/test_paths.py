@@ -1,6 +1,7 @@
-"""Every step of every registered guided path in Firefox (Gecko), checked against numpy
-(tests/every_step.py): each path's first step from its link in Italian, the next ones from a
-course page's host messages, each also after a click on another word and in English."""
+"""Every step of the formula's path and of every other lab's path in Firefox (Gecko; the rest in
+WebKit: tests/every_step.py `paths_for`), checked against numpy: each path's first step from its
+link in Italian, the next ones from a course page's host messages, each also after a click on
+another word and in English."""
 
 import pytest
 
@@ -31,7 +32,7 @@ class Marionette(every_step.Browser):
         self.client.find_element("xpath", xpath).click()
 
 
-@pytest.mark.parametrize("path_id", every_step.PATH_IDS)
+@pytest.mark.parametrize("path_id", every_step.paths_for("firefox"))
 def test_every_step_of_the_path_shows_numpys_numbers(firefox, base_url, path_id):
     """Each step opens, becomes ready, and its state and the numbers on screen are numpy's, in both languages."""
     every_step.walk(Marionette(firefox), host_site(), base_url, path_id, "it")

@@ -1,6 +1,7 @@
-"""Every step of every registered guided path in WebKit (Safari's engine), checked against numpy
-(tests/every_step.py): each path's first step from its link in English, the next ones from a
-course page's host messages, each also after a click on another word and in Italian."""
+"""Every step of the formula's path and of every other lab's path in WebKit (Safari's engine; the
+rest in Firefox: tests/every_step.py `paths_for`), checked against numpy: each path's first step
+from its link in English, the next ones from a course page's host messages, each also after a click
+on another word and in Italian."""
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -32,7 +33,7 @@ class WebDriver(every_step.Browser):
         self.driver.find_element(By.XPATH, xpath).click()
 
 
-@pytest.mark.parametrize("path_id", every_step.PATH_IDS)
+@pytest.mark.parametrize("path_id", every_step.paths_for("webkit"))
 def test_every_step_of_the_path_shows_numpys_numbers(webkit_browser, base_url, path_id):
     """Each step opens, becomes ready, and its state and the numbers on screen are numpy's, in both languages."""
     every_step.walk(WebDriver(webkit_browser), host_site(), base_url, path_id, "en")

@@ -132,7 +132,8 @@ def test_output_card_is_the_weighted_sum_of_the_values(page):
 @pytest.mark.parametrize("lang", ["it", "en"])
 def test_axe_finds_nothing_in_heatmap_saturated_and_scale_off_states(browser, base_url, lang):
     """Heatmap on screen with a row chosen, saturated weights, scale off, embedded heatmap and
-    output views, a long text's grid scrolled to its middle (a window of rows): 0 violations."""
+    output views, a long text's grid scrolled to its middle (a window of rows): 0 violations, in
+    the light and the dark scheme (the dark one in Italian: the colours are the same in English)."""
     long_text = "+".join(("Il gatto seduto sul tappeto dormiva e il cane guardava la luna ".split() * 5)[:60])
     states = ((f"?lang={lang}&focus=2", [None]), (f"?lang={lang}&scaled=0&temp=0.125", [None]),
               (f"?lang={lang}&embed=1&view=heatmap", [None, "output"]),
@@ -153,7 +154,7 @@ def test_axe_finds_nothing_in_heatmap_saturated_and_scale_off_states(browser, ba
                 page.wait_for_function(f"document.querySelector('#analysis .view[data-view={view}]')"
                                        ".offsetParent !== null")
             assert_valid_state(get_state(page))
-            for scheme in ("light", "dark"):
+            for scheme in ("light", "dark") if lang == "it" else ("light",):
                 page.emulate_media(color_scheme=scheme)
                 assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
                 assert axe_violations(page) == [], (query, view, scheme)
