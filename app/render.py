@@ -100,9 +100,10 @@ def heatmap_more(settings, tokens, record, start, stop, columns=None):
 def render_matrix_analysis(settings, tokens, record, row, interactive=True, grid_first=(0, 0)):
     """Matrix mode: every step as a matrix with its shape, the grid, the selected row's
     bars and steps table, and the compare field."""
+    terms = prose_terms(settings, tokens)
     parts = render_row_views(row, tokens, settings.lang, undrawn_parts(settings, "matrix"),
-                             prose_terms(settings, tokens)) if row is not None else {}
-    ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=row, parts=parts,
+                             terms) if row is not None else {}
+    ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=row, parts=parts, terms=terms,
                            grid_first=grid_first, interactive=interactive)
     return registry.drawn(ctx, "matrix")
 
@@ -117,7 +118,7 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
     and no heatmap either (it would show every row's answer)."""
     lang = settings.lang
     if settings.mode == "model":  # the trained model (app/views/model.py)
-        return model_view.render_model_analysis(settings, record, interactive)
+        return model_view.render_model_analysis(settings, record, interactive, prose_terms(settings, tokens))
     if record is None:
         return f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>'
     if settings.quiz and quiz is not None:
@@ -132,14 +133,15 @@ def render_analysis(settings, tokens, record, row, interactive=True, quiz=None, 
         return render_matrix_analysis(settings, tokens, record, row, interactive, grid_first)
     if row is None:  # (no word picked: the views that follow it wait; a prompt stands in their place)
         ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=None, parts={},
+                               terms=prose_terms(settings, tokens),
                                grid_first=grid_first, interactive=interactive)
         return (view_tabs(settings.view, lang, interactive, settings.lock)
                 + f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>'
                 + registry.drawn(ctx, "sentence", following=False))
-    parts = render_row_views(row, tokens, lang, skip=set(later) | undrawn_parts(settings),
-                             terms=prose_terms(settings, tokens))
+    terms = prose_terms(settings, tokens)
+    parts = render_row_views(row, tokens, lang, skip=set(later) | undrawn_parts(settings), terms=terms)
     parts.update(dict.fromkeys(later, ""))
-    ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=row, parts=parts,
+    ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=row, parts=parts, terms=terms,
                            grid_first=grid_first, interactive=interactive)
     return view_tabs(settings.view, lang, interactive, settings.lock) + registry.drawn(ctx, "sentence")
 

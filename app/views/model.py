@@ -296,13 +296,15 @@ def render_notes(record, lang):
     return "".join(f'<p class="note" role="status">{esc(n)}</p>' for n in notes)
 
 
-def render_model_analysis(settings, record, interactive=True):
+def render_model_analysis(settings, record, interactive=True, terms=None):
     """Everything model mode shows under the letters: the record's notes, then the views model
-    mode draws (app/views/registry.py: those below, the heads' tables, and any declared for it)."""
+    mode draws (app/views/registry.py: those below, the heads' tables, and any declared for it;
+    `terms`: on a step, those its text links to the glossary, registry.Context)."""
     lang = settings.lang
     if record is None:
         return f'<p class="note error" role="alert">{esc(text(lang, model.unavailable_key()))}</p>'
-    ctx = registry.Context(settings=settings, tokens=None, record=record, row=None, parts={}, interactive=interactive)
+    ctx = registry.Context(settings=settings, tokens=None, record=record, row=None, parts={}, interactive=interactive,
+                           terms=terms)
     return render_notes(record, lang) + registry.drawn(ctx, "model")
 
 

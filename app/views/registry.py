@@ -78,6 +78,9 @@ class Context:
     parts: dict
     grid_first: tuple = (0, 0)
     interactive: object = True
+    # On a step of a path, the glossary's terms its text links (app/views/path.py `prose_terms`): a
+    # view's prose links the others (`glossed`). None in the explorer.
+    terms: object = None
 
     @property
     def lang(self):
@@ -339,9 +342,7 @@ def drawn(ctx, mode, following=True):
     those that do not follow the selected row. A table a view writes by hand gets its cells' column
     names and roles here (app/views/html.py `labelled`: a card a row on a phone), and on a step the
     first use of a term in its prose a link to the glossary (`glossed`)."""
-    from app.views.path import prose_terms  # (the path's view reads the paths declared here)
-    terms = prose_terms(ctx.settings, ctx.tokens)
-    return "".join(labelled(glossed(_DRAWS.get((view.id, mode), view.draw)(ctx), ctx.lang, terms))
+    return "".join(labelled(glossed(_DRAWS.get((view.id, mode), view.draw)(ctx), ctx.lang, ctx.terms))
                    for view in views(mode)
                    if view.draw is not None and (following or view.row is None) and draws(ctx.settings, view))
 

@@ -42,7 +42,8 @@ def page_html(link, lexicons):
 
 
 def plain(html):
-    """The text a reader sees, tags dropped and spaces folded."""
+    """The text a reader sees, tags dropped (a link's, inside a sentence, with no space) and spaces folded."""
+    html = re.sub(r"</?a\b[^>]*>", "", html)
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()
 
 

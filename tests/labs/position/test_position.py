@@ -573,11 +573,11 @@ def test_model_mode_names_its_sinusoidal_positions_and_links_to_the_labs_step_2(
 
 
 def experiment(query, view, lexicons, lang="it"):
-    """The sentence an experiment's view writes for a link."""
+    """The sentence an experiment's view writes for a link, as read (a glossary link's words kept)."""
     import html as entities
     import re
     html, _ = lab_html(query, lexicons) if lang == "en" else lab_html_it(query, lexicons)
-    return entities.unescape(re.search(rf'id="{view}-result"[^>]*>(.*?)</p>', html).group(1))
+    return entities.unescape(re.sub(r"<[^>]+>", "", re.search(rf'id="{view}-result"[^>]*>(.*?)</p>', html).group(1)))
 
 
 def lab_html_it(query, lexicons):
