@@ -377,9 +377,10 @@ _template = (None, None, None, None)  # (settings without focus, tokens, record,
 def state_json_of(settings, tokens, record, quiz=None):
     """`state_json(build_state(…))`, the same text, with what does not depend on the
     selected word (tokens, matrices, the whole `matrix`) written once per record: a word
-    click writes only the fields of `row_fields`."""
+    click writes only the fields of `row_fields`, and a setting no part of the state reads
+    (`view_only`) nothing again."""
     global _template
-    rest = settings.copy(focus=None)
+    rest = settings.copy(focus=None, **{s.attr: s.default for s in schema.SCHEMA if s.view_only})
     kept, kept_tokens, kept_record, texts = _template
     if kept_record is not record or kept_tokens is not tokens or kept != rest:
         texts = {key: state_json(value) for key, value in build_state(settings, tokens, record, quiz).items()}

@@ -419,14 +419,20 @@ class Page:
         link or a host message would, redrawing the regions it names), or only re-read the record."""
         if setting.attr == "focus":  # a word: its row of the record there is
             self.select_row(value)
-        elif self.record is not None and self.row is not None \
-                and (view := registry.light_view(self.settings, setting.attr, value)) is not None:
+        elif self.record is not None \
+                and (view := registry.light_view(self.settings, setting.attr, value)) is not None \
+                and (self.row is not None if view.row is not None else registry.draws(self.settings, view)):
             # a view already on screen that alone shows this setting: the record stays; its parts
-            # are made again and its row part drawn again (FlashAttention's block size)
+            # are made again and its row part drawn again (FlashAttention's block size), or, a view
+            # drawn whole, its section's content (the state stepper's word)
             self.settings = self.settings.copy(**{setting.attr: value})
             for name, make in registry.record_parts(view.id):
                 self.record.parts[name] = make(self.settings, self.lexicon_tokens, self.record)
-            self.parts.redraw_whole(view.id)
+            if view.row is not None:
+                self.parts.redraw_whole(view.id)
+            else:
+                self.helpers.redrawPart(self.element(view.element),
+                                        render.view_inside(self.settings, self.tokens, self.record, self.row, view.id))
             self.publish()
         elif setting.recompute:
             change = schema.Change(self.lexicon_tokens, self.lexicons)

@@ -69,6 +69,16 @@ def render_row_views(row, tokens, lang, skip=(), terms=None):
             for view in registry.views("matrix" if matrix else "sentence") if view.row is not None and view.id not in skip}
 
 
+def view_inside(settings, tokens, record, row, view_id):
+    """What the section of the view `view_id` (one drawn whole: `draw`) holds, drawn again for
+    `settings` on the same record (a setting its `light` says only it shows: the state stepper)."""
+    view = registry.view(view_id)
+    terms = prose_terms(settings, tokens)
+    ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=row, parts={}, terms=terms)
+    html = labelled(registry.glossed(view.draw(ctx), settings.lang, terms))
+    return html[html.index(">") + 1:html.rindex("</section>")]
+
+
 def row_changes(befores, row, tokens, lang):
     """A word click to `row` of the same record: the bars and the table as changes in
     place ({part: [(selector, attribute or "" for text or "outerHTML", [value for each

@@ -89,6 +89,9 @@ class Setting:
     # does (False: it is ignored with a console warning).
     falls_back: bool = False
     nullable: bool = False  # a number or a choice that may also be null (None) in a host message: no step
+    # Nothing of the state JSON reads it (what a view shows of the same record: the state stepper's
+    # word): a change of it alone writes the state's text kept for the record (app/contract.py).
+    view_only: bool = False
     read_control: object = None  # `read_control(setting, element)`: the control's value when it is no plain one
     help: str = ""  # what it does, in words (the command line's help, docs/parameters.md)
     example: str = ""  # a value as a link writes it (the same two)

@@ -72,7 +72,7 @@ LAB = Lab(
                 help="the state's stepper: how many words the state has read (none: every word)",
                 example="2",
                 url="mixer_step", host="mixer_step", control=None, kind="integer", default=None,
-                low=0, high=MAX_LIMIT, nullable=True),
+                low=0, high=MAX_LIMIT, nullable=True, view_only=True),
     ),
     clicks={"mixer-back": "stepper.back", "mixer-next": "stepper.forward", "mixer-play": "stepper.play"},
 )

@@ -7,7 +7,7 @@ concatenation, W_O and the second layer take the active head's y. `record.parts[
 `mixer.Mix` (both forms), which the lab's views read; the state's `mixer` names it.
 """
 
-from app import attention, contract, heads
+from app import attention_fast, contract, heads
 from app.labs.beyond import DEFAULT_W_DELTA, mixer
 from app.views import registry
 
@@ -31,8 +31,8 @@ def change(settings, tokens, record):
     if settings.mixer == "softmax" or not tokens:
         return record
     queries, keys, values = ([list(r) for r in m] for m in (record.queries, record.keys, record.values))
-    new = attention.attend_qkv(queries, keys, values, mask=True, include_self=True, scaled=record.scaled,
-                               temperature=record.temperature)
+    new = attention_fast.attend_qkv(queries, keys, values, mask=True, include_self=True, scaled=record.scaled,
+                                    temperature=record.temperature)
     mix = mix_of(settings, tokens, new)
     new.weights = [list(r) for r in mix.scores]
     new.outputs = [list(y) for y in mix.outputs]

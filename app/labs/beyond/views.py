@@ -459,7 +459,13 @@ def draw_memory(ctx):
 
 
 registry.add(registry.View(id="mixer", place=16, explorer=False, settings=("mixer",), draw=draw_mixer))
-registry.add(registry.View(id="mixer-state", place=17, explorer=False, settings=("mixer_step",), draw=draw_state))
+def light_state(settings, attr, value):
+    """The stepper moved (`mixer_step`): the record stays, the state's view alone is drawn again."""
+    return attr == "mixer_step" and value is not None and settings.mixer != "softmax"
+
+
+registry.add(registry.View(id="mixer-state", place=17, explorer=False, settings=("mixer_step",), draw=draw_state,
+                           light=light_state))
 registry.add(registry.View(id="mixer-forget", place=18, explorer=False, settings=("decay",), draw=draw_forget))
 registry.add(registry.View(id="mixer-delta", place=19, explorer=False, settings=("b_delta", "a_decay"),
                            draw=draw_delta))

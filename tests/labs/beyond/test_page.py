@@ -67,6 +67,10 @@ def test_the_stepper_moves_the_state_word_by_word(lexicons):
     assert page.settings.mixer_step == 4
     drawn = json.dumps(json.loads(ops), ensure_ascii=False)
     assert "parola 4 di 5" in drawn and re.search(r"Differenza più grande: [0-9,e−]+\. Sono lo stesso numero", drawn)
+    # (a step redraws the state's view alone, on the record it has: nothing else of the analysis)
+    redrawn = [op[2][0] for op in json.loads(ops) if op[:2] == ["helper", "redrawPart"]]
+    assert redrawn == [{"$": [{"id": "view-mixer-state"}]}]
+    assert not any(op[:2] == ["set", [{"id": "analysis"}]] for op in json.loads(ops))
 
 
 def test_the_delta_sentence_names_the_nouns_the_state_keeps(lexicons):
