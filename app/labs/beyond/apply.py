@@ -8,6 +8,7 @@ concatenation, W_O and the second layer take the active head's y. `record.parts[
 """
 
 from app import attention_fast, contract, heads
+from app.attention import matmul
 from app.labs.beyond import DEFAULT_W_DELTA, mixer
 from app.views import registry
 
@@ -34,9 +35,10 @@ def change(settings, tokens, record):
     new = attention_fast.attend_qkv(queries, keys, values, mask=True, include_self=True, scaled=record.scaled,
                                     temperature=record.temperature)
     mix = mix_of(settings, tokens, new)
-    new.weights = [list(r) for r in mix.scores]
-    new.outputs = [list(y) for y in mix.outputs]
-    new.exps = [[None] * len(r) for r in mix.scores]  # (no eˣ: no softmax)
+    lazy = isinstance(mix.scores, attention_fast.Lazy)  # (a long text: each row when first read)
+    new.weights = mix.scores if lazy else [list(r) for r in mix.scores]
+    new.outputs = mix.outputs if lazy else [list(y) for y in mix.outputs]
+    new.exps = [[None] * mix.n for _ in range(mix.n)]  # (no eˣ: no softmax)
     new.exp_sums = [None] * mix.n
     new.w_q, new.w_k, new.w_v = record.w_q, record.w_k, record.w_v
     new.position = record.position
@@ -44,7 +46,13 @@ def change(settings, tokens, record):
     records = list(record.head_records or [record])
     records[settings.head] = new
     new.head_records = records
-    new.concat, new.multihead_output = heads.multihead([r for r in records if r is not None])
+    computed = [r for r in records if r is not None]
+    if lazy:  # (as app/contract.py does for the softmax's long texts)
+        w_o = heads.w_o(len(computed), len(new.values[0]))
+        new.concat = attention_fast.Lazy(mix.n, lambda i: heads.concat_row(computed, i))
+        new.multihead_output = attention_fast.Lazy(mix.n, lambda i: matmul([new.concat[i]], w_o)[0])
+    else:
+        new.concat, new.multihead_output = heads.multihead(computed)
     if len(tokens) <= ALL_HEADS_MAX:
         cards = contract.cards_of(settings, tokens)
         qkv = contract.pattern_qkv(settings, len(tokens), len(tokens))

@@ -23,6 +23,7 @@ import itertools
 import math
 import operator
 
+from app.attention_fast import LAZY_CELLS, Lazy
 from app.labs.beyond import DEFAULT_A, DEFAULT_B_DELTA, DEFAULT_DECAY, DEFAULT_W_DELTA, KINDS
 
 
@@ -95,9 +96,10 @@ class Mix:
 
 
 def mix(kind, queries, keys, values, scale, cards=None, decay=DEFAULT_DECAY, w_delta=DEFAULT_W_DELTA,
-        b_delta=DEFAULT_B_DELTA, a=DEFAULT_A):
+        b_delta=DEFAULT_B_DELTA, a=DEFAULT_A, lazy=None):
     """The mixer `kind` (not softmax) on Q, K, V (n rows each), both forms (`Mix`). `cards`: the
-    words' cards x_t, which selective reads Δ from."""
+    words' cards x_t, which selective reads Δ from. `lazy`: the matrix form's rows (mask, scores,
+    outputs) each computed when first read (None: past LAZY_CELLS cells, as the softmax's)."""
     if kind not in KINDS[1:]:
         raise ValueError(f"mixer {kind!r}: one of {', '.join(KINDS[1:])}")
     n = len(queries)
@@ -106,45 +108,59 @@ def mix(kind, queries, keys, values, scale, cards=None, decay=DEFAULT_DECAY, w_d
     zeros = [0.0] * n
     # (row by row on columns: q_i·k_j for every j ≤ i as d_k products of a number and a column,
     # added in C; at 200 words the page's answer would otherwise wait on 40,000 small sums)
+    asked = {}  # a query seen before (a word that repeats): its q·k (linear: φ(q)·φ(k)) for every key
     if kind == "linear":
-        fq = [[elu_plus_one(x) for x in q] for q in queries]
-        fk = [[elu_plus_one(x) for x in k] for k in keys]
-        columns = [list(c) for c in zip(*fk)]
-        mask = [[1.0] * (i + 1) + zeros[i + 1:] for i in range(n)]
-        scores, asked = [], {}  # (as below: a word that repeats asks once)
-        for i in range(n):
-            dots = asked.get(tuple(fq[i]))
+        phi_q = [[elu_plus_one(x) for x in q] for q in queries]
+        columns = [list(c) for c in zip(*([elu_plus_one(x) for x in k] for k in keys))]
+
+        def mask_row(i):
+            return [1.0] * (i + 1) + zeros[i + 1:]
+
+        def score_row(i):
+            dots = asked.get(tuple(phi_q[i]))
             if dots is None:
-                dots = asked[tuple(fq[i])] = _dots(fq[i], columns, n)
-            scores.append(dots[:i + 1] + zeros[i + 1:])
+                dots = asked[tuple(phi_q[i])] = _dots(phi_q[i], columns, n)
+            return dots[:i + 1] + zeros[i + 1:]
     else:
         columns = [list(c) for c in zip(*keys)]
         if kind == "retention":
             powers = [decay ** m for m in range(n)]  # γ^(i−j) for i − j = 0 … n − 1
-            mask = [powers[i::-1] + zeros[i + 1:] for i in range(n)]
+
+            def mask_row(i):
+                return powers[i::-1] + zeros[i + 1:]
         else:
             delta = deltas(cards, w_delta, b_delta)
             keep = [math.exp(-a * d) for d in delta]
-            mask = []
-            for i in range(n):
+
+            def mask_row(i):
                 # Π_{r=j+1..i} a_r for j = i, i − 1, …, 0: one factor more at each step back
                 products = list(itertools.accumulate(reversed(keep[1:i + 1]), operator.mul, initial=1.0))
-                mask.append(list(map(operator.mul, reversed(products), delta[:i + 1])) + zeros[i + 1:])
-        scores, asked = [], {}  # asked: a query seen before (a word that repeats), its q·k for every key
-        for i in range(n):
+                return list(map(operator.mul, reversed(products), delta[:i + 1])) + zeros[i + 1:]
+
+        def score_row(i):
             dots = asked.get(tuple(queries[i]))
             if dots is None:
                 dots = asked[tuple(queries[i])] = [x / scale for x in _dots(queries[i], columns, n)]
-            scores.append(list(map(float.__mul__, mask[i][:i + 1], dots[:i + 1])) + zeros[i + 1:])
+            return list(map(float.__mul__, mask[i][:i + 1], dots[:i + 1])) + zeros[i + 1:]
     value_columns = [list(c) for c in zip(*values)]
-    outputs = []
-    for i in range(n):
+
+    def output_row(i):
         row = scores[i][:i + 1]
         y = [sum(map(float.__mul__, row, column[:i + 1])) for column in value_columns]
         if kind == "linear":
             total = sum(row)
             y = [x / total for x in y]
-        outputs.append(y)
+        return y
+
+    # A long text's matrix form row by row, each the first time it is read (the views read a few: the
+    # selected word's, the stepper's, a window of the grid), as the softmax's rows are (app/
+    # attention_fast.py); the recurrent form below runs through every word either way.
+    if lazy is None:
+        lazy = n * n > LAZY_CELLS
+    rows = (lambda make: Lazy(n, make)) if lazy else (lambda make: [make(i) for i in range(n)])
+    mask = rows(mask_row)
+    scores = rows(score_row)
+    outputs = rows(output_row)
     states, normalisers, recurrent, written = [], [] if kind == "linear" else None, [], []
     state = [[0.0] * d_v for _ in range(d_k)]
     z = [0.0] * d_k

@@ -153,3 +153,20 @@ def test_a_mixer_keeps_the_mask_and_the_word_itself_on_whatever_else_asks(lexico
     record = state_for_link({"path": ["beyond"], "step": ["2"], "mixer": ["linear"], "mask": ["0"]}, lexicons)
     n = len(record["tokens"])
     assert record["mask"] is True and record["cost"]["cells"] == n * (n + 1) // 2
+
+
+@pytest.mark.parametrize("kind", ("linear", "retention", "selective"))
+def test_a_long_texts_rows_read_one_by_one_are_the_whole_matrix_forms(kind):
+    """Past 4,096 cells the matrix form's rows are computed when read (as the softmax's): each row of
+    the mask, the scores and the outputs, read in any order, is the eager computation's, bit for bit."""
+    rng = np.random.default_rng(7)
+    n = 70
+    q, k, v = (rng.normal(size=(n, 4)).tolist() for _ in range(3))
+    cards = rng.uniform(0, 1, size=(n, 4)).tolist()
+    eager = mixer.mix(kind, q, k, v, 2.0, cards=cards, lazy=False)
+    lazy = mixer.mix(kind, q, k, v, 2.0, cards=cards)
+    assert not isinstance(lazy.scores, list)
+    for i in (69, 3, 40, 0):
+        assert lazy.scores[i] == eager.scores[i] and lazy.mask[i] == eager.mask[i]
+        assert lazy.outputs[i] == eager.outputs[i]
+    assert lazy.recurrent == eager.recurrent and lazy.states == eager.states
