@@ -114,13 +114,7 @@ def compute_heads(settings, tokens):
     record.position = record.position or attention.Position("none", settings.offset, settings.base, settings.pairs)
     record.position.hand = settings.slope
     record.position.key = settings.rope_key
-    computed = [r for r in records if r is not None]
-    if isinstance(record.outputs, attention_fast.Lazy):  # a long text: each row's when first read
-        w_o = heads.w_o(len(computed), len(record.values[0]))
-        record.concat = attention_fast.Lazy(record.n_q, lambda i: heads.concat_row(computed, i))
-        record.multihead_output = attention_fast.Lazy(record.n_q, lambda i: attention.matmul([record.concat[i]], w_o)[0])
-    else:
-        record.concat, record.multihead_output = heads.multihead(computed)
+    join_heads(record, [r for r in records if r is not None])
     if every:
         record.layer2 = attend_head(settings, layer2_cards(record, cards), settings.head, qkv)
     return record
@@ -372,6 +366,18 @@ def build_state(settings, tokens, record, quiz=None):
 
 
 _template = (None, None, None, None)  # (settings without focus, tokens, record, {key: JSON text})
+
+
+def join_heads(record, computed):
+    """`record`'s heads' concatenation and its product with W_O, from the heads `computed` (the
+    active head's `record` among them); a long text's (rows computed when read) each row's when
+    first read."""
+    if isinstance(record.outputs, attention_fast.Lazy):
+        w_o = heads.w_o(len(computed), len(record.values[0]))
+        record.concat = attention_fast.Lazy(record.n_q, lambda i: heads.concat_row(computed, i))
+        record.multihead_output = attention_fast.Lazy(record.n_q, lambda i: attention.matmul([record.concat[i]], w_o)[0])
+    else:
+        record.concat, record.multihead_output = heads.multihead(computed)
 
 
 def state_json_of(settings, tokens, record, quiz=None):

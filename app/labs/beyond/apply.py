@@ -7,8 +7,7 @@ concatenation, W_O and the second layer take the active head's y. `record.parts[
 `mixer.Mix` (both forms), which the lab's views read; the state's `mixer` names it.
 """
 
-from app import attention_fast, contract, heads
-from app.attention import matmul
+from app import attention_fast, contract
 from app.labs.beyond import DEFAULT_W_DELTA, mixer
 from app.views import registry
 
@@ -46,13 +45,7 @@ def change(settings, tokens, record):
     records = list(record.head_records or [record])
     records[settings.head] = new
     new.head_records = records
-    computed = [r for r in records if r is not None]
-    if lazy:  # (as app/contract.py does for the softmax's long texts)
-        w_o = heads.w_o(len(computed), len(new.values[0]))
-        new.concat = attention_fast.Lazy(mix.n, lambda i: heads.concat_row(computed, i))
-        new.multihead_output = attention_fast.Lazy(mix.n, lambda i: matmul([new.concat[i]], w_o)[0])
-    else:
-        new.concat, new.multihead_output = heads.multihead(computed)
+    contract.join_heads(new, [r for r in records if r is not None])
     if len(tokens) <= ALL_HEADS_MAX:
         cards = contract.cards_of(settings, tokens)
         qkv = contract.pattern_qkv(settings, len(tokens), len(tokens))
