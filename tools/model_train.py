@@ -10,7 +10,11 @@ set by hand. docs/model.md explains the model, the data and the files.
     python -m tools.model_train              train (a few minutes on 2 cores), write model/ and
                                              tests/data/model_torch.json, check the acceptance;
                                              then the grouped-query and multi-query variants
-                                             into model/kv-2/ and model/kv-1/
+                                             into model/kv-2/ and model/kv-1/, and the ssm and
+                                             hybrid architectures into model/ssm/ and
+                                             model/hybrid/ (two at a time); then the copy test
+                                             of the three (model.json's "copy") and
+                                             tests/data/model_arch_torch.json
     python -m tools.model_train --out DIR    write the model files to DIR instead of model/
     python -m tools.model_train --check      a tiny run into a temporary folder: export, reload,
                                              compare forward passes (< 1 minute)
@@ -28,9 +32,11 @@ meets them), and in --check mode when any comparison fails.
 
 import argparse
 import base64
+import concurrent.futures
 import importlib
 import json
 import math
+import multiprocessing
 import random
 import re
 import sys
@@ -43,6 +49,7 @@ import torch
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "data" / "model_torch.json"
+ARCH_FIXTURE = "model_arch_torch.json"  # (beside FIXTURE: the ssm and hybrid models' forward, `write_arch_fixture`)
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 VOCAB = ["<s>"] + list(LETTERS)  # input ids: <s> = 0, "a" = 1, ..., "z" = 26
@@ -224,8 +231,90 @@ class AttentionOnly(torch.nn.Module):
         return x @ self.unembed, attention                                                 # [B, n, 26]
 
 
+# The page's model's two other architectures (`arch`, docs/DESIGN.md "Beyond attention"; docs/model.md):
+# the same letters, data, seed, steps and optimiser, with the selective mixer in place of attention in
+# one layer (hybrid: the first, as Jamba alternates them) or in both (ssm).
+ARCHS = {"ssm": ("selective", "selective"), "hybrid": ("selective", "attention")}
+# N, a selective head's query/key size (Mamba's d_state for one channel): its state holds N × d_head
+# = 64 numbers, 256 a layer. Chosen among 4, 8 and 16 so that the state is outgrown inside the
+# context (docs/model.md, "Other architectures": 4 never copied well, 16 only at its edge).
+D_KEY = 8
+# The copy test (`model.copy`): for each repeat length L, `sequences` held-out sequences <s> + S + S,
+# S = L distinct random letters; the accuracy is over the second copy's letters 2..L.
+COPY = {"seed_offset": 4, "sequences": 128, "lengths": list(range(2, len(LETTERS) + 1))}
+
+
+def selective_mix(x, w_q, w_k, w_v, w_delta, b_delta, a_log, after):
+    """The selective mixer of one layer (Mamba-2's state-space duality, one decay a word and head):
+    Δ_t = softplus(x_t·w_Δ + b_Δ), a_t = exp(−A·Δ_t), A = exp(a_log) > 0; s_ij = Π_{r=j+1..i} a_r ·
+    Δ_j · (q_i·k_j)/√N for j ≤ i, 0 after; y = s·v. Returns (s [B, H, n, n], y [B, H, n, e])."""
+    q = torch.einsum("bnd,hdk->bhnk", x, w_q)                                              # [B, H, n, N]
+    k = torch.einsum("bnd,hdk->bhnk", x, w_k)                                              # [B, H, n, N]
+    v = torch.einsum("bnd,hde->bhne", x, w_v)                                              # [B, H, n, e]
+    delta = torch.nn.functional.softplus(torch.einsum("bnd,hd->bhn", x, w_delta) + b_delta[:, None])  # [B, H, n]
+    c = torch.cumsum(torch.exp(a_log)[:, None] * delta, dim=-1)                            # A·Σ_{r≤i} Δ_r
+    # log L_ij = log Δ_j − A·Σ_{r=j+1..i} Δ_r for j ≤ i, −∞ after: 4 operations on
+    # n × n (`after`: 0, or −∞ after the diagonal), which keeps a training step near attention's
+    log_mask = (c + torch.log(delta))[..., None, :] - c[..., :, None] + after
+    s = torch.exp(log_mask) * ((q / math.sqrt(q.shape[-1])) @ k.transpose(-1, -2))         # [B, H, n, n]
+    return s, s @ v
+
+
+class Mixed(torch.nn.Module):
+    """The page's model with a kind of mixer a layer (`kinds`: "attention" or "selective"): x = E[ids]
+    + P; per layer x += Σ_h mix_h(x) W_O[h]; logits = x W_U. No biases but b_Δ, no layer norm, no MLP.
+    Its "attention" (the second result of forward) is each layer's mixing matrix: attention's
+    weights, or the selective layer's scores s (signed; a row need not sum to 1)."""
+
+    def __init__(self, d_model, n_heads, d_head, n_ctx, kinds, d_key=D_KEY, embed_std=1.0):
+        super().__init__()
+        normal = torch.nn.init.normal_
+        H, d, e = n_heads, d_model, d_head
+        self.kinds = tuple(kinds)
+        self.embed = torch.nn.Parameter(normal(torch.empty(len(VOCAB), d), std=embed_std))
+        self.layers = torch.nn.ModuleList()
+        for kind in self.kinds:
+            layer = torch.nn.Module()
+            qk = d_key if kind == "selective" else e
+            layer.w_q = torch.nn.Parameter(normal(torch.empty(H, d, qk), std=d ** -0.5))
+            layer.w_k = torch.nn.Parameter(normal(torch.empty(H, d, qk), std=d ** -0.5))
+            layer.w_v = torch.nn.Parameter(normal(torch.empty(H, d, e), std=d ** -0.5))
+            layer.w_o = torch.nn.Parameter(normal(torch.empty(H, e, d), std=(H * e) ** -0.5))
+            if kind == "selective":  # Δ starts near 0.1 (b_Δ = softplus⁻¹(0.1)) and A at 1: a_t ≈ 0.9
+                layer.w_delta = torch.nn.Parameter(normal(torch.empty(H, d), std=0.1 * d ** -0.5))
+                layer.b_delta = torch.nn.Parameter(torch.full((H,), math.log(math.expm1(0.1))))
+                layer.a_log = torch.nn.Parameter(torch.zeros(H))
+            self.layers.append(layer)
+        self.unembed = torch.nn.Parameter(normal(torch.empty(d, len(OUTPUTS)), std=d ** -0.5))
+        self.register_buffer("positions", sinusoidal(n_ctx, d_model).float())
+
+    def forward(self, ids):
+        n = ids.shape[1]
+        x = self.embed[ids] + self.positions[:n].to(self.embed.dtype)
+        future = torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)
+        after = torch.zeros(n, n, dtype=x.dtype).masked_fill(future, float("-inf"))          # 0, −∞ after i
+        mixing = []
+        for kind, layer in zip(self.kinds, self.layers):
+            if kind == "selective":
+                A, z = selective_mix(x, layer.w_q, layer.w_k, layer.w_v, layer.w_delta, layer.b_delta,
+                                     layer.a_log, after)
+            else:
+                q = torch.einsum("bnd,hde->bhne", x, layer.w_q)
+                k = torch.einsum("bnd,hde->bhne", x, layer.w_k)
+                v = torch.einsum("bnd,hde->bhne", x, layer.w_v)
+                scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+                A = torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1)
+                z = A @ v
+            x = x + torch.einsum("bhne,hed->bnd", z, layer.w_o)
+            mixing.append(A)
+        return x @ self.unembed, mixing
+
+
 def new_model(settings):
     s = settings
+    if s.get("arch") in ARCHS:
+        return Mixed(s["d_model"], s["n_heads"], s["d_head"], s["n_ctx"], ARCHS[s["arch"]], s.get("d_key", D_KEY),
+                     embed_std=s["init_std"]["embed"])
     return AttentionOnly(s["d_model"], s["n_layers"], s["n_heads"], s["d_head"], s["n_ctx"],
                          embed_std=s["init_std"]["embed"], n_kv_heads=s.get("n_kv_heads"))
 
@@ -316,7 +405,9 @@ def decode(t):
 
 
 def checkpoint_json(step, state):
-    """The file of one checkpoint from a state dict of AttentionOnly."""
+    """The file of one checkpoint from a state dict of AttentionOnly (or of Mixed: `mixed_json`)."""
+    if "layers.0.w_q" in state:
+        return mixed_json(step, state)
     return {
         "step": step,
         "encoding": "float32-le-base64",
@@ -328,8 +419,41 @@ def checkpoint_json(step, state):
     }
 
 
+def mixed_json(step, state):
+    """The file of one checkpoint of a Mixed model: each layer says its kind; a selective layer has
+    w_delta [H, d], b_delta [H] and a [H] (A = exp(a_log), the number the page reads) beside the rest."""
+    layers, l = [], 0
+    while f"layers.{l}.w_q" in state:
+        layer = {"kind": "selective" if f"layers.{l}.a_log" in state else "attention"}
+        for name in ("w_q", "w_k", "w_v", "w_o", "w_delta", "b_delta"):
+            if f"layers.{l}.{name}" in state:
+                layer[name] = encode(state[f"layers.{l}.{name}"])
+        if layer["kind"] == "selective":
+            layer["a"] = encode(torch.exp(state[f"layers.{l}.a_log"]))
+        layers.append(layer)
+        l += 1
+    return {"step": step, "encoding": "float32-le-base64", "embed": encode(state["embed"]),
+            "unembed": encode(state["unembed"]), "layers": layers}
+
+
 def model_from_files(config, checkpoint, dtype=torch.float32):
-    """An AttentionOnly holding the weights of an exported checkpoint (decoded, then cast to dtype)."""
+    """An AttentionOnly (or a Mixed, for an `arch`) holding the weights of an exported checkpoint
+    (decoded, then cast to dtype)."""
+    if config.get("arch") in ARCHS:
+        kinds = [layer["kind"] for layer in checkpoint["layers"]]
+        model = Mixed(config["d_model"], config["n_heads"], config["d_head"], config["n_ctx"], kinds,
+                      config.get("d_key", D_KEY)).to(dtype)
+        with torch.no_grad():
+            model.embed.copy_(torch.from_numpy(decode(checkpoint["embed"])))
+            model.unembed.copy_(torch.from_numpy(decode(checkpoint["unembed"])))
+            for target, layer in zip(model.layers, checkpoint["layers"]):
+                for name in ("w_q", "w_k", "w_v", "w_o", "w_delta", "b_delta"):
+                    if name in layer:
+                        getattr(target, name).copy_(torch.from_numpy(decode(layer[name])))
+                if "a" in layer:
+                    target.a_log.copy_(torch.from_numpy(np.log(decode(layer["a"]))))
+            model.positions.copy_(sinusoidal(config["n_ctx"], config["d_model"]))
+        return model
     model = AttentionOnly(config["d_model"], config["n_layers"], config["n_heads"], config["d_head"],
                           config["n_ctx"], n_kv_heads=config.get("n_kv_heads")).to(dtype)
     with torch.no_grad():
@@ -363,6 +487,18 @@ def numpy_forward(config, checkpoint, ids):
         for h in range(H):
             q, k, v = x @ W_Q[h], x @ W_K[h // group], x @ W_V[h // group]                 # [n, e]
             A = np.zeros((n, n))
+            if layer.get("kind") == "selective":  # s_ij = Π_{r=j+1..i} a_r · Δ_j · q_i·k_j / √N
+                u = x @ decode(layer["w_delta"])[h] + decode(layer["b_delta"])[h]
+                delta = np.log1p(np.exp(-np.abs(u))) + np.maximum(u, 0)                    # softplus
+                a = np.exp(-decode(layer["a"])[h] * delta)
+                for i in range(n):
+                    kept = 1.0
+                    for j in range(i, -1, -1):
+                        A[i, j] = kept * delta[j] * (q[i] @ k[j]) / math.sqrt(q.shape[1])
+                        kept *= a[j]
+                update += (A @ v) @ W_O[h]
+                heads.append(A)
+                continue
             for i in range(n):
                 s = q[i] @ k[:i + 1].T / math.sqrt(e)                                      # [i+1]
                 w = np.exp(s - s.max())
@@ -451,7 +587,12 @@ def pick_checkpoints(snapshots, keep_min):
 
 def model_config(settings):
     shape = ("d_model", "n_layers", "n_heads", "d_head", "n_ctx") + (("n_kv_heads",) if "n_kv_heads" in settings else ())
-    return {"vocab": VOCAB, "outputs": OUTPUTS, **{k: settings[k] for k in shape}, "positions": "sinusoidal"}
+    config = {"vocab": VOCAB, "outputs": OUTPUTS, **{k: settings[k] for k in shape}, "positions": "sinusoidal"}
+    if settings.get("arch") in ARCHS:  # (its layers' kinds, and the state a selective head keeps: N × d_head)
+        d_key = settings.get("d_key", D_KEY)
+        config.update(arch=settings["arch"], layers=list(ARCHS[settings["arch"]]), d_key=d_key,
+                      d_state=d_key * settings["d_head"])
+    return config
 
 
 def export(run, settings, out, heads, say=print, steps=None):
@@ -530,10 +671,121 @@ def main_train(out):
     its model.json's "acceptance"), whatever they are."""
     # The fixture goes with model/; a run into another folder keeps its fixture there.
     fixture = FIXTURE if out.resolve() == (ROOT / "model").resolve() else out / FIXTURE.name
+    # Subnormal floats (the selective mask's far corners, e^(−A·ΣΔ); a softmax's smallest weights)
+    # cost the CPU many times a normal one: flushed to 0 (a difference below 1e-38). The selective
+    # models train 3× faster, attention's 10%, and the page's model's bytes stay what they were.
+    torch.set_flush_denormal(True)
     status, steps = train_one(SETTINGS, out, fixture)
-    for g in VARIANTS:  # (checkpoints kept at the same steps: the page's slider is one for all)
-        train_one(dict(SETTINGS, n_kv_heads=g), out / variant_folder(g), None, steps)
+    # The variants and the other architectures (checkpoints kept at the page's model's steps: the
+    # slider is one for all), in two processes of one thread each, side by side: small tensors use a
+    # second thread poorly, so two lanes train 1.35× as many steps a second as one lane of two
+    # threads. (A fresh process each, "spawn": a fork would inherit torch's thread pool.)
+    lanes = [[("kv", g), ("arch", a)] for g, a in zip(VARIANTS, ARCHS)]
+    with concurrent.futures.ProcessPoolExecutor(len(lanes), mp_context=multiprocessing.get_context("spawn")) as pool:
+        for done in [pool.submit(train_lane, lane, str(out), steps) for lane in lanes]:
+            done.result()
+    write_copy(out)
+    write_arch_fixture(out, fixture.parent / ARCH_FIXTURE if fixture is not None else None)
     return status
+
+
+def copy_accuracy(model, settings):
+    """Second-repeat accuracy by repeat length (`model.copy`): for each L of COPY["lengths"],
+    COPY["sequences"] held-out sequences <s> + S + S (S: L distinct random letters, from their own
+    seed); the share of the second copy's letters 2..L the model predicts (argmax) from the letter
+    before. Returns [accuracy for each L]."""
+    rng = random.Random(settings["seed"] + COPY["seed_offset"])
+    figures = []
+    for L in COPY["lengths"]:
+        ids, starts = repeated_batch(rng, COPY["sequences"], L, L, 0, 1 + 2 * L)
+        with torch.no_grad():
+            logits = model(ids)[0]
+        p2 = starts[0][1]  # (1 + L: the second copy's first letter)
+        predicted = logits[:, p2:p2 + L - 1].argmax(dim=-1) + 1
+        figures.append(round(float((predicted == ids[:, p2 + 1:p2 + L]).float().mean()), 4))
+    return figures
+
+
+def train_arch(arch, out, steps, threads=SETTINGS["threads"]):
+    """Train the `arch` model (ARCHS) with the page's model's settings into out/<arch>/, its
+    checkpoints at `steps` (the page's: the slider is one for all); the layer-2 attention head that
+    looks most like an induction head is named (hybrid), none in a selective layer. Reported,
+    never failed on. Returns its folder."""
+    settings = dict(SETTINGS, arch=arch, threads=threads)
+    folder = out / arch
+    lines = []
+
+    def say(line=""):
+        print(LABEL + line, flush=True)
+        lines.append(line)
+
+    say(f"Training the {arch} model: layers {', '.join(ARCHS[arch])}; selective heads with N = "
+        f"{settings.get('d_key', D_KEY)} (a state of {settings.get('d_key', D_KEY) * settings['d_head']} numbers a head); "
+        f"the page's model's seed {settings['seed']}, data and {settings['steps']} steps")
+    began = time.monotonic()
+    run = train(settings, say)
+    ids, starts = heldout_batch(settings)
+    with torch.no_grad():
+        mixing = run["model"](ids)[1]
+    induction = None
+    if ARCHS[arch][1] == "attention":
+        _, scores = head_scores(mixing, starts, settings["n_ctx"])
+        induction = [1, int(np.argmax(scores))]
+        say("layer 2 (attention), mean weight on the token after the earlier occurrence, per head: "
+            + ", ".join(f"{w:.3f}" for w in scores))
+    config, _ = export(run, settings, folder, (None, induction), say, steps)
+    (folder / "training-log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"{LABEL}trained in {time.monotonic() - began:.0f} s; wrote {folder}/")
+    return folder
+
+
+def write_copy(out, say=print):
+    """`model.copy` into out/model.json (the page's model's): each architecture's copy accuracy by
+    repeat length, measured on its last checkpoint as exported, whatever it is."""
+    config, checkpoints = load_exported(out)
+    accuracy = {}
+    for arch, folder in (("attention", out), *((a, out / a) for a in ARCHS)):
+        c, files = load_exported(folder)
+        accuracy[arch] = copy_accuracy(model_from_files(c, files[c["checkpoints"][-1]["step"]]), SETTINGS)
+        say(f"copy, {arch}: " + " ".join(f"{L}:{a:.2f}" for L, a in zip(COPY["lengths"], accuracy[arch])))
+    config["copy"] = {"lengths": COPY["lengths"], "accuracy": accuracy, "sequences": COPY["sequences"],
+                      "trained_lengths": [SETTINGS["data"]["segment_min"], SETTINGS["data"]["segment_max"]]}
+    (out / "model.json").write_text(readable_json(config) + "\n", encoding="utf-8")
+    return config["copy"]
+
+
+def write_arch_fixture(out, path):
+    """PyTorch's float64 forward of each `arch` model on three of its checkpoints (the first, the
+    middle one kept, the last), on the fixture's letters: tests/data/model_arch_torch.json."""
+    if path is None:
+        return
+    cases = []
+    for arch in ARCHS:
+        config, checkpoints = load_exported(out / arch)
+        kept = [c["step"] for c in config["checkpoints"]]
+        for step in (kept[0], kept[len(kept) // 2], kept[-1]):
+            for letters in fixture_letters(SETTINGS):
+                cases.append(dict(torch_case(config, checkpoints[step], letters), arch=arch))
+    path.write_text(json.dumps({"cases": cases}) + "\n", encoding="utf-8")
+
+
+def train_lane(lane, out, steps):
+    """One process's models, in turn, each with one thread (`main_train`): ("kv", g) a variant with
+    g key/value heads, ("arch", name) an architecture of ARCHS. Their lines are printed with the
+    model's name before them (their logs have none)."""
+    global LABEL
+    torch.set_flush_denormal(True)
+    out = Path(out)
+    for kind, what in lane:
+        if kind == "kv":
+            LABEL = f"[kv-{what}] "
+            train_one(dict(SETTINGS, n_kv_heads=what, threads=1), out / variant_folder(what), None, steps)
+        else:
+            LABEL = f"[{what}] "
+            train_arch(what, out, steps, threads=1)
+
+
+LABEL = ""  # (what the console's lines of a model trained beside another start with: `train_lane`)
 
 
 def variant_folder(g):
@@ -549,7 +801,7 @@ def train_one(settings, out, fixture, steps=None):
     lines = []
 
     def say(line=""):
-        print(line, flush=True)
+        print(LABEL + line, flush=True)
         lines.append(line)
 
     say(f"Training the letter model: torch {torch.__version__}, seed {settings['seed']}, "
@@ -621,7 +873,7 @@ def train_one(settings, out, fixture, steps=None):
                                 "accuracy": round(last["accuracy"], 4)}
         (out / "model.json").write_text(readable_json(config) + "\n", encoding="utf-8")
     (out / "training-log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"trained in {seconds:.0f} s; wrote {out}/" + (f" and {fixture}" if fixture else ""))
+    print(f"{LABEL}trained in {seconds:.0f} s; wrote {out}/" + (f" and {fixture}" if fixture else ""))
     return (0 if ok or "n_kv_heads" in settings else 1), [c["step"] for c in config["checkpoints"]]
 
 
@@ -702,6 +954,45 @@ def check_pipeline(settings, Model, check):
 
 
 
+def check_arch(settings, Model, check):
+    """Train an `arch` model briefly, export it into a temporary folder, reload it, and compare the
+    forward passes (torch float32 and float64, numpy, app/model.py's), each through `check`."""
+    run = train(settings, say=lambda line: None)
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder)
+        export(run, settings, out, (None, None), say=lambda line: None)
+        config, checkpoints = load_exported(out)
+        kinds = [layer["kind"] for layer in checkpoints[0]["layers"]]
+        check(f"{settings['arch']}: each layer's kind is in its files", kinds == list(ARCHS[settings["arch"]]))
+        worst32 = worst64 = worst_app = 0.0
+        rng = random.Random(7)
+        inputs = ["abcdabc", "".join(make_letters(rng, dict(settings["data"], letters=30)))]
+        for checkpoint in checkpoints.values():
+            app = Model.from_json(config, checkpoint) if Model else None
+            for letters in inputs:
+                ids = ids_of(letters)
+                reference = numpy_forward(config, checkpoint, ids)
+                for dtype in (torch.float32, torch.float64):
+                    with torch.no_grad():
+                        logits, mixing = model_from_files(config, checkpoint, dtype)(torch.tensor([ids]))
+                    diff = max(largest_difference(logits[0], reference["logits"]),
+                               largest_difference(torch.stack([m[0] for m in mixing]), reference["attention"]))
+                    if dtype == torch.float32:
+                        worst32 = max(worst32, diff)
+                    else:
+                        worst64 = max(worst64, diff)
+                if app:
+                    result = app.run(ids)
+                    worst_app = max(worst_app, largest_difference(result["logits"], reference["logits"]),
+                                    largest_difference(result["attention"], reference["attention"]))
+        check(f"{settings['arch']}: the reloaded torch forward (float32) equals a float64 numpy forward",
+              worst32 < 1e-4, f"largest difference {worst32:.1e} (< 1e-4)")
+        check(f"{settings['arch']}: in float64 it equals it", worst64 < 1e-9, f"largest difference {worst64:.1e} (< 1e-9)")
+        if Model:
+            check(f"{settings['arch']}: app/model.py's Model.run equals it", worst_app < 1e-9,
+                  f"largest difference {worst_app:.1e} (< 1e-9)")
+
+
 def main_check():
     failures = 0
 
@@ -714,6 +1005,8 @@ def main_check():
     Model = app_model()
     for settings in (CHECK_SETTINGS, dict(CHECK_SETTINGS, n_kv_heads=1)):  # (and a multi-query variant)
         check_pipeline(settings, Model, check)
+    for arch in ARCHS:  # (the selective mixer: in both layers, then beside attention)
+        check_arch(dict(CHECK_SETTINGS, arch=arch, d_key=4), Model, check)
 
     # The committed model, if there is one: its checkpoints still give the fixture's numbers.
     committed = ROOT / "model"
@@ -734,6 +1027,17 @@ def main_check():
               f"largest difference {worst:.1e} (< 1e-9)")
         if Model:
             check("app/model.py reproduces the fixture", worst_app < 1e-9, f"largest difference {worst_app:.1e} (< 1e-9)")
+    arch_fixture = FIXTURE.parent / ARCH_FIXTURE
+    if arch_fixture.exists() and all((committed / a / "model.json").exists() for a in ARCHS):
+        cases = json.loads(arch_fixture.read_text(encoding="utf-8"))["cases"]
+        worst = 0.0
+        for case in cases:
+            config, checkpoints = load_exported(committed / case["arch"])
+            reference = numpy_forward(config, checkpoints[case["checkpoint"]], ids_of(case["letters"]))
+            worst = max(worst, largest_difference(case["logits"], reference["logits"]),
+                        largest_difference(case["attention"], reference["attention"]))
+        check(f"model/ssm, model/hybrid and {arch_fixture.relative_to(ROOT)} agree ({len(cases)} cases)",
+              worst < 1e-9, f"largest difference {worst:.1e} (< 1e-9)")
     print(f"{'all checks passed' if not failures else f'{failures} check(s) failed'} "
           f"in {time.monotonic() - began:.0f} s")
     return 1 if failures else 0
