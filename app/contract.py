@@ -85,8 +85,11 @@ def compute_heads(settings, tokens):
     """
     if settings.mode == "model":  # the trained model's forward pass (None: its files cannot be read)
         try:
-            kv = model.variant(settings.kv_heads)  # (None: the page's model, else its variant's key/value heads)
-            if settings.generate:  # the letters the model writes, read with a KV cache (app/generate.py)
+            # (None: the page's model, else its variant: key/value heads, or an `arch`, which shares none)
+            kv = model.variant(settings.kv_heads, settings.arch)
+            # the letters the model writes, read with a KV cache (app/generate.py): attention's models
+            # only (a selective layer keeps a state, no cache: under `arch` ssm or hybrid none is written)
+            if settings.generate and not isinstance(kv, str):
                 return generate.compute(settings.sentence, settings.checkpoint, settings.generate, settings.window, kv)
             return model.compute(settings.sentence, settings.checkpoint, settings.window, kv)
         except model.Unavailable:
@@ -250,8 +253,21 @@ def _model_state(settings, record):
         "model": None if record is None else {
             "tokens": list(record.tokens), "checkpoint": record.step, "attention": record.attention,
             "next": record.next, "top": [[[t, p] for t, p in top] for top in record.top],
-            **generation_fields(record)},
+            **generation_fields(record), **arch_fields(record)},
     }
+
+
+def arch_fields(record):
+    """model.arch, model.layers (each layer's mixer: "attention" or "selective"; a selective layer's
+    `attention` is its mixing matrix, signed) and model.copy (docs/DESIGN.md, "Beyond attention"):
+    each architecture's copy accuracy by repeat length, as `make model` measured it (null when the
+    page's model.json has none)."""
+    try:
+        copy = model.config().get("copy")
+    except model.Unavailable:
+        copy = None
+    return {"arch": record.model.arch, "layers": list(record.model.kinds),
+            "copy": None if copy is None else {"lengths": copy["lengths"], "accuracy": copy["accuracy"]}}
 
 
 def generation_fields(record):

@@ -112,17 +112,25 @@ def _read(name):
         raise Unavailable(name) from error
 
 
-def variant(kv=None):
-    """Which model `kv` key/value heads name: None for the page's model (four, one a head: kv None
-    or 4), else 2 or 1 for its grouped-query and multi-query variants, trained by `make model`
-    with the same seed and data (tools/model_train.py, VARIANTS)."""
+ARCHS = ("attention", "ssm", "hybrid")  # `arch` (docs/DESIGN.md, "Beyond attention"): the page's model's mixers
+
+
+def variant(kv=None, arch=None):
+    """Which model `kv` key/value heads and `arch` name: None for the page's model (attention, four
+    key/value heads, one a head: kv None or 4), 2 or 1 for its grouped-query and multi-query
+    variants, "ssm" or "hybrid" for its architectures with the selective mixer (whatever `kv`
+    says: their heads share nothing); all trained by `make model` with the same seed and data
+    (tools/model_train.py: VARIANTS, ARCHS). A variant already named (an int or a str) stays."""
+    if isinstance(kv, str) or arch not in (None, "attention"):
+        return kv if isinstance(kv, str) else arch
     return None if kv in (None, HEADS) else kv
 
 
 def folder(kv=None):
-    """The folder of a model inside model/: "" for the page's model, "kv-2/" and "kv-1/" for its variants."""
+    """The folder of a model inside model/: "" for the page's model, "kv-2/" and "kv-1/" for its
+    variants, "ssm/" and "hybrid/" for its other architectures."""
     kv = variant(kv)
-    return "" if kv is None else f"kv-{kv}/"
+    return "" if kv is None else f"{kv}/" if isinstance(kv, str) else f"kv-{kv}/"
 
 
 def config(kv=None):
@@ -237,22 +245,46 @@ def positions(n, d):
              for c in range(d)] for i in range(n)]
 
 
+def softplus(u):
+    """log(1 + eˣ), written so that no exponential overflows."""
+    return math.log1p(math.exp(-abs(u))) + max(u, 0.0)
+
+
+def selective_scores(q, k, delta, a, scale):
+    """A selective layer's mixing matrix for one head (docs/model.md, "Other architectures"):
+    s_ij = Π_{r=j+1..i} a_r · Δ_j · (q_i·k_j) / scale for j ≤ i, 0 after; each row is read from
+    the diagonal back, the product of the a_r kept as it goes (n × n)."""
+    n = len(q)
+    rows = []
+    for i in range(n):
+        row, kept = [0.0] * n, 1.0
+        for j in range(i, -1, -1):
+            row[j] = kept * delta[j] * dot(q[i], k[j]) / scale
+            kept *= a[j]
+        rows.append(row)
+    return rows
+
+
 class Model:
     """The weights of one checkpoint, as lists: embed (vocab × d), unembed (d × 26), and for each
     layer w_q (heads × d × d_head), w_k, w_v (key/value heads × d × d_head) and w_o (heads × d_head
     × d). Query head h reads key/value head h // group (group = heads / key/value heads: 1 for the
-    page's model, 2 and 4 for its grouped-query and multi-query variants)."""
+    page's model, 2 and 4 for its grouped-query and multi-query variants). A layer of an `arch`
+    model says its kind: "selective" has w_q and w_k of heads × d × N, and w_delta (heads × d),
+    b_delta and a (one number a head) beside them (docs/model.md, "Other architectures")."""
 
     def __init__(self, config, step, embed, unembed, layers):
         self.vocab, self.outputs = config["vocab"], config["outputs"]
         self.n_ctx, self.step = config["n_ctx"], step
         self.heads, self.kv_heads = len(layers[0]["w_q"]), len(layers[0]["w_k"])
         self.group = self.heads // self.kv_heads
-        self.variant = variant(self.kv_heads)  # (its files' folder: `folder`)
+        self.variant = variant(self.kv_heads, config.get("arch"))  # (its files' folder: `folder`)
         self.embed, self.unembed, self.layers = embed, unembed, layers
         for layer in layers:  # W_O of every head one under the other: (heads · d_head) × d_model
             layer["w_o_stacked"] = [row for w_o in layer["w_o"] for row in w_o]
-        self.d_model, self.d_head = len(embed[0]), len(layers[0]["w_q"][0][0])
+        self.d_model, self.d_head = len(embed[0]), len(layers[0]["w_v"][0][0])
+        self.kinds = [layer.get("kind", "attention") for layer in layers]
+        self.arch = config.get("arch", "attention")
         # Layer 1 reads x_i = E[t_i] + P_i, so x_i · W = E[t_i] · W + P_i · W: each head's q, k, v
         # there are two rows added, from tables made once a checkpoint (vocab × d_head and
         # n_ctx × d_head a head and matrix): the same numbers, a fifth of the pass's work saved.
@@ -262,7 +294,8 @@ class Model:
 
     @classmethod
     def from_json(cls, config, checkpoint):
-        layers = [{name: tensor(layer[name]) for name in ("w_q", "w_k", "w_v", "w_o")}
+        layers = [{name: tensor(layer[name]) if name != "kind" else layer[name]
+                   for name in ("kind", "w_q", "w_k", "w_v", "w_o", "w_delta", "b_delta", "a") if name in layer}
                   for layer in checkpoint["layers"]]
         return cls(config, checkpoint["step"], tensor(checkpoint["embed"]), tensor(checkpoint["unembed"]), layers)
 
@@ -275,22 +308,32 @@ class Model:
         sliding window: the weights outside it are 0):
         {"embedded": n × d, "q", "k", "v": [layer][head] n × d_head, "attention": [layer][head]
         n × n, "z": [layer][head] n × d_head (A · v), "residual": [layer] n × d (after it),
-        "logits": n × 26, "probs": n × 26}."""
-        n, scale = len(ids), math.sqrt(self.d_head)
+        "logits": n × 26, "probs": n × 26}. A selective layer's "attention" is its mixing matrix
+        (`selective_scores`: signed, a row need not sum to 1; the window does not apply to it), and
+        "delta" [layer][head] holds its Δ_t (None for an attention layer)."""
+        n = len(ids)
         starts = [first_key(i, window) for i in range(n)]
         x = [[e + p for e, p in zip(self.embed[t], row)] for t, row in zip(ids, self.positions)]
-        out = {"embedded": x, "q": [], "k": [], "v": [], "attention": [], "z": [], "residual": []}
+        out = {"embedded": x, "q": [], "k": [], "v": [], "attention": [], "z": [], "residual": [], "delta": []}
         for number, layer in enumerate(self.layers):
+            selective = layer.get("kind") == "selective"
             heads = {"q": [], "k": [], "v": [], "attention": [], "z": []}
             if number == 0:  # (from the tables: E[t_i] · W + P_i · W)
                 q_all, k_all, v_all = ([[[a + b for a, b in zip(by_token[t], by_position[i])] for i, t in enumerate(ids)]
                                         for by_token, by_position in self.first[name]] for name in ("w_q", "w_k", "w_v"))
             else:
                 q_all, k_all, v_all = ([matmul(x, w) for w in layer[name]] for name in ("w_q", "w_k", "w_v"))
+            deltas = []
             for h, q in enumerate(q_all):  # n × d_head each; k, v those of the head's key/value head
                 k, v = k_all[h // self.group], v_all[h // self.group]
-                a = [[0.0] * start + softmax([dot(q_i, k_j) / scale for k_j in k[start:i + 1]]) + [0.0] * (n - 1 - i)
-                     for i, q_i, start in zip(range(n), q, starts)]  # n × n, 0 after the diagonal (causal)
+                scale = math.sqrt(len(q[0]))  # √d_head, or √N for a selective head
+                if selective:  # Δ_t = softplus(x_t·w_Δ + b_Δ), a_t = exp(−A·Δ_t)
+                    delta = [softplus(dot(row, layer["w_delta"][h]) + layer["b_delta"][h]) for row in x]
+                    a = selective_scores(q, k, delta, [math.exp(-layer["a"][h] * d) for d in delta], scale)
+                    deltas.append(delta)
+                else:
+                    a = [[0.0] * start + softmax([dot(q_i, k_j) / scale for k_j in k[start:i + 1]]) + [0.0] * (n - 1 - i)
+                         for i, q_i, start in zip(range(n), q, starts)]  # n × n, 0 after the diagonal (causal)
                 z = matmul(a, v)  # n × d_head: each position's mix of the values it looks at
                 for name, value in (("q", q), ("k", k), ("v", v), ("attention", a), ("z", z)):
                     heads[name].append(value)
@@ -300,6 +343,7 @@ class Model:
             for name, value in heads.items():
                 out[name].append(value)
             out["residual"].append(x)
+            out["delta"].append(deltas if selective else None)
         out["logits"] = matmul(x, self.unembed)
         out["probs"] = [softmax(row) for row in out["logits"]]
         return out
@@ -327,8 +371,9 @@ class Record:
         outputs = model.outputs
         self.top = [sorted(zip(outputs, p), key=lambda pair: -pair[1])[:TOP] for p in self.probs]
         self.next = [top[0][0] for top in self.top]
-        heads = config(model.variant)["heads"]
-        self.previous_head, self.induction_head = tuple(heads["previous_token"]), tuple(heads["induction"])
+        heads = config(model.variant)["heads"]  # (an `arch` model's selective layer names none: None)
+        self.previous_head, self.induction_head = (None if heads[name] is None else tuple(heads[name])
+                                                   for name in ("previous_token", "induction"))
 
     def start(self, i):
         """The first position row i sees (`first_key`)."""
@@ -345,7 +390,7 @@ class Record:
         occurrence of its letter, the position after it, and the induction head's weight from i
         on that position; None when the letter has not occurred before (or nothing follows it)."""
         j = self.earlier(i)
-        if j is None:
+        if j is None or self.induction_head is None:
             return None
         layer, head = self.induction_head
         return j, j + 1, self.attention[layer][head][i][j + 1]
@@ -355,8 +400,8 @@ class Record:
 def compute(text, step, window=None, kv=None):
     """The Record for what the student typed at checkpoint `step` (None: the last), up to the
     n_ctx − 1 letters the model reads after its start token, under the sliding `window` (None:
-    none), of the variant with `kv` key/value heads (None: the page's model). Raises Unavailable
-    when the model's files cannot be read."""
+    none), of the variant `kv` names (`variant`: key/value heads, or an `arch`; None: the page's
+    model). Raises Unavailable when the model's files cannot be read."""
     model = checkpoint(nearest_step(step, kv), kv)
     kept, skipped, cut = letters(text, model.n_ctx - 1)
     return Record(model, [START] + kept, skipped, cut, window)

@@ -144,7 +144,7 @@ class Exploration:
             letters = letters.replace(f'" data-index="{focus}"', f' selected" data-index="{focus}"', 1)
         heads = "".join(f"<h3>{esc(views.head_caption(record, layer, head, lang))}</h3>"
                         + views.render_head(record, layer, head, focus, lang)
-                        for layer, head in (record.previous_head, record.induction_head))
+                        for layer, head in views.named_heads(record))
         heads = _ROW_PICK.sub(r"\1", heads)  # (nothing to click in a notebook: the row's name)
         written = registry.model_texts(record, lang)  # (a lab's: the letters the model wrote)
         return (letters + written + views.render_notes(record, lang) + views.render_circuit(record, focus, lang)

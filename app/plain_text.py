@@ -153,7 +153,7 @@ def model_text(settings, record):
     training = views.render_training(config, record.step, lang, curve=False)
     heads = [f"<h3>{views.esc(views.head_caption(record, layer, head, lang))}</h3>"
              + views.render_head(record, layer, head, settings.focus, lang)
-             for layer, head in (record.previous_head, record.induction_head)]
+             for layer, head in views.named_heads(record)]
     written = registry.model_texts(record, lang)  # (a lab's: the letters the model wrote)
     html = (views.render_notes(record, lang) + written + training + views.render_circuit(record, settings.focus, lang)
             + views.render_predictions(record, settings.focus, lang) + "".join(heads))

@@ -14,19 +14,41 @@ from tests.reference import ROOT
 FOLDER = ROOT / "model"
 
 
-def config():
-    return json.loads((FOLDER / "model.json").read_text(encoding="utf-8"))
+def config(arch=None):
+    """model.json of the page's model, or of its `arch` ("ssm", "hybrid") in its folder."""
+    return json.loads((FOLDER / (arch or "") / "model.json").read_text(encoding="utf-8"))
 
 
-def weights(file):
-    """{name: array} of one checkpoint file, float32 as stored, in float64."""
-    data = json.loads((FOLDER / file).read_text(encoding="utf-8"))
+def weights(file, arch=None):
+    """{name: array} of one checkpoint file, float32 as stored, in float64; a layer's "kind"
+    ("selective" or "attention") as its file says (attention when it says none)."""
+    data = json.loads((FOLDER / (arch or "") / file).read_text(encoding="utf-8"))
 
     def tensor(t):
         return np.frombuffer(base64.b64decode(t["data"]), dtype="<f4").astype(np.float64).reshape(t["shape"])
 
+    names = ("w_q", "w_k", "w_v", "w_o", "w_delta", "b_delta", "a")
     return {"step": data["step"], "embed": tensor(data["embed"]), "unembed": tensor(data["unembed"]),
-            "layers": [{k: tensor(layer[k]) for k in ("w_q", "w_k", "w_v", "w_o")} for layer in data["layers"]]}
+            "layers": [dict({k: tensor(layer[k]) for k in names if k in layer}, kind=layer.get("kind", "attention"))
+                       for layer in data["layers"]]}
+
+
+def selective(x, layer):
+    """A selective layer's mixing matrices [head] n×n and its z = s·v [head] n×e, from docs/model.md's
+    closed form: Δ = softplus(x·w_Δ + b_Δ), L_ij = Δ_j·exp(−A·Σ_{r=j+1..i} Δ_r) for j ≤ i,
+    s_ij = L_ij·q_i·k_j/√N."""
+    q = np.einsum("nd,hdk->hnk", x, layer["w_q"])
+    k = np.einsum("nd,hdk->hnk", x, layer["w_k"])
+    v = np.einsum("nd,hde->hne", x, layer["w_v"])
+    u = x @ layer["w_delta"].T + layer["b_delta"]                     # n × H
+    delta = np.logaddexp(0.0, u).T                                    # H × n
+    c = np.cumsum(delta, axis=1)                                      # Σ_{r≤i} Δ_r
+    n = x.shape[0]
+    lower = np.tril(np.ones((n, n), dtype=bool))
+    gap = np.where(lower, c[:, :, None] - c[:, None, :], np.inf)      # Σ_{r=j+1..i} Δ_r, ∞ after i
+    L = np.exp(-layer["a"][:, None, None] * gap) * delta[:, None, :]
+    s = L * (q @ k.transpose(0, 2, 1)) / np.sqrt(q.shape[-1])
+    return s, s @ v
 
 
 def sinusoidal(n, d):
@@ -49,6 +71,11 @@ def forward(w, ids, window=None):
         causal &= np.triu(np.ones((n, n), dtype=bool), -window)
     patterns = []
     for layer in w["layers"]:
+        if layer["kind"] == "selective":  # (an `arch` model's: no window, a state reads every word)
+            s, z = selective(x, layer)
+            x = x + np.einsum("hne,hed->nd", z, layer["w_o"])
+            patterns.append(s)
+            continue
         q = np.einsum("nd,hde->hne", x, layer["w_q"])
         # a grouped-query or multi-query variant stores fewer key/value heads: each serves
         # H/G query heads in turn (torch.repeat_interleave along the heads)

@@ -122,8 +122,9 @@ def labelled(html):
     foot's cells named after their column (`data-label`, the text of its header in the <thead>'s
     last row), and the roles of the table, its rows and cells. Left as they are: a table with no
     <thead>, one that has its labels already (`table`'s), one whose rows hold one value at most (it
-    fits a phone as a table, its value wrapping), and a grid (class "heatmap", a row a word and a
-    column a word: it scrolls in its own box)."""
+    fits a phone as a table, its value wrapping), a grid (class "heatmap", a row a word and a
+    column a word: it scrolls in its own box), and one that says it is narrow enough to stay a table
+    on a phone (`data-narrow`: a few short numbers a row, the beyond lab's copy figures)."""
     if "<table" not in html:
         return html
     out, at = [], 0
@@ -140,7 +141,8 @@ def labelled(html):
 
 def _label_table(html):
     opening = html[:html.find(">") + 1]
-    if "data-cards" in opening or "heatmap" in opening or "<thead" not in html or "data-label=" in html:
+    if "data-cards" in opening or "heatmap" in opening or "data-narrow" in opening or "<thead" not in html \
+            or "data-label=" in html:
         return html
     body_at = html.find("<tbody")
     if body_at < 0 or max((row.count("<td") for row in html[body_at:].split("<tr")[1:]), default=0) < 2:

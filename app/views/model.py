@@ -10,7 +10,7 @@ likely letters. Every number comes from the record (app/model.py `Record`).
 from app import model
 from app.i18n import num, percent, text
 from app.numbers import whole
-from app.views.heatmap import CELLS, row_start, whole_percent
+from app.views.heatmap import CELLS, row_start, shade, whole_percent
 from app.views.html import esc
 from app.views import registry
 
@@ -125,14 +125,16 @@ def drop_ends(checkpoints):
     return (before[-1], after[0]) if before and after and before[-1]["step"] < after[0]["step"] else None
 
 
-def jump_text(checkpoints, jump, lang):
+def jump_text(checkpoints, jump, lang, head=True):
     """What the chart shows at the drop: the dashed in-context line falls there (the loss, by
-    comparison, only steps down), with the kept steps around it and their scores."""
+    comparison, only steps down), with the kept steps around it and their scores; `head` False:
+    a model with no induction head (an `arch` whose layer 2 is selective), which copies through
+    its state if at all."""
     ends = drop_ends(checkpoints)
     if ends is None:
-        return text(lang, "model_jump_plain", step=jump)
+        return text(lang, "model_jump_plain" if head else "model_jump_state_plain", step=jump)
     a, b = ends
-    return text(lang, "model_jump", step=jump, a=a["step"], b=b["step"], icl_a=num(a["icl"], lang, "loss"),
+    return text(lang, "model_jump" if head else "model_jump_state", step=jump, a=a["step"], b=b["step"], icl_a=num(a["icl"], lang, "loss"),
                 icl_b=num(b["icl"], lang, "loss"), loss_a=num(a["loss"], lang, "loss"), loss_b=num(b["loss"], lang, "loss"))
 
 
@@ -146,7 +148,8 @@ def render_training(config, step, lang, curve=True):
         f'<h2>{esc(text(lang, "model_training_heading"))}</h2>'
         f'<p class="model-now">{esc(text(lang, "model_now", step=step, loss=num(now["loss"], lang), icl=icl))}</p>'
         + (render_curve(config, step, lang) if curve else "")
-        + (f'<p class="model-jump">{esc(jump_text(config["checkpoints"], jump, lang))}</p>' if jump is not None else "")
+        + (f'<p class="model-jump">{esc(jump_text(config["checkpoints"], jump, lang, config["heads"]["induction"] is not None))}</p>'
+           if jump is not None else "")
         + f'<p class="hint">{esc(text(lang, "model_icl_help"))}</p>')
 
 
@@ -158,7 +161,9 @@ def render_circuit(record, focus, lang):
     token, top = record.tokens[focus], record.top[focus]
     predicted = dict(next=top[0][0], p=percent(top[0][1], lang, "table"))
     found = record.circuit(focus)
-    if found is None:
+    if record.induction_head is None:  # (an `arch` with no attention layer: no head copies)
+        said = text(lang, "model_circuit_state", token=token_name(token, lang), i=focus, **predicted)
+    elif found is None:
         layer, head = record.induction_head
         row = record.attention[layer][head][focus]
         where = max(range(focus + 1), key=row.__getitem__)
@@ -182,6 +187,8 @@ def render_circuit_section(record, focus, lang):
 
 
 def head_name(record, layer, head, lang):
+    if record.model.kinds[layer] == "selective":
+        return text(lang, "model_selective_name")
     if (layer, head) == record.induction_head:
         return text(lang, "model_induction_name")
     if (layer, head) == record.previous_head:
@@ -204,13 +211,24 @@ def path_cells(record, focus):
     return {record.induction_head: (focus, k), record.previous_head: (k, j)}
 
 
+def score_cells(row, top, lang):
+    """A selective layer's row (`Model.run`: signed scores, not percentages): each number with 3
+    digits, shaded by its size against the table's largest `top`."""
+    return [f'<td class="s{shade(round(100 * abs(w) / top)) if top else 0}">{esc(num(w, lang, "value"))}</td>'
+            for w in row]
+
+
 def head_row(record, layer, head, i, focus, lang, mark=None):
     """Row i of one head's table: its button, its cells; `mark`: the (row, column) on the path."""
     n = record.n_q
     # (after the diagonal, masked: one cell spans the row's rest, half the table's cells at no loss)
     # (under a window, the positions before row i's first key are outside it: not computed at all)
     start = record.start(i)
-    cells = [OUTSIDE] * start + [CELLS[whole_percent(w)] for w in record.attention[layer][head][i][start:i + 1]]
+    if record.model.kinds[layer] == "selective":  # (no window: a state reads every word before)
+        table = record.attention[layer][head]
+        cells = score_cells(table[i][:i + 1], max(abs(w) for r in table for w in r), lang)
+    else:
+        cells = [OUTSIDE] * start + [CELLS[whole_percent(w)] for w in record.attention[layer][head][i][start:i + 1]]
     if i < n - 1:
         cells.append(f'<td class="masked" colspan="{n - 1 - i}">·</td>')
     if mark is not None and mark[0] == i:  # (its number, then said to be on the path)
@@ -252,11 +270,19 @@ def moved_path(record, before, focus, lang):
             for layer, head, row in sorted(rows)]
 
 
+def named_heads(record):
+    """The heads the course names, (layer, head) each: previous-token, then induction; an `arch`
+    model's selective layer names none, and then its first head of each layer stands for it."""
+    named = [h for h in (record.previous_head, record.induction_head) if h is not None]
+    return named + [(layer, 0) for layer, kind in enumerate(record.model.kinds)
+                    if kind == "selective" and all(layer != h[0] for h in named)]
+
+
 def render_heads(record, focus, lang):
     """Every head, the path's cells marked: first the two the course names (previous-token, then
     induction), then the others layer by layer."""
     marks = path_cells(record, focus)
-    named = [record.previous_head, record.induction_head]
+    named = [h for h in (record.previous_head, record.induction_head) if h is not None]
     order = named + [(layer, head) for layer in range(len(record.attention))
                      for head in range(len(record.attention[layer])) if (layer, head) not in named]
     return "".join(render_head(record, layer, head, focus, lang, marks.get((layer, head))) for layer, head in order)
@@ -313,6 +339,8 @@ def heads_section(ctx):
     lang = ctx.lang
     return (f'<section id="view-heatmap" class="heatmap-section model-heads"><h2>{esc(text(lang, "model_heads_heading"))}</h2>'
             f'<p class="heatmap-help">{esc(text(lang, "model_heads_help"))}</p>'
+            + (f'<p class="heatmap-help">{esc(text(lang, "model_heads_selective"))}</p>'
+               if "selective" in ctx.record.model.kinds else "")
             + (f'<p class="heatmap-help model-window-cells">{esc(text(lang, "model_window_cells", w=ctx.record.window))}</p>'
                if ctx.record.window is not None else "")
             + f'<div class="model-heads-grid">{render_heads(ctx.record, ctx.settings.focus, lang)}</div></section>')
@@ -332,7 +360,9 @@ MODEL = ("model",)
 INTRO = registry.add(registry.View(
     id="model-intro", place=46, modes=MODEL,
     draw=lambda ctx: (f'<section id="view-model-intro" class="model-intro"><h2>{esc(text(ctx.lang, "model_heading"))}</h2>'
-                      f'<p>{esc(text(ctx.lang, "model_intro", heads=model.config()["n_heads"]))}</p></section>')))
+                      f'<p>{esc(text(ctx.lang, "model_intro", heads=model.config()["n_heads"]))}</p>'
+                      + (f'<p>{esc(text(ctx.lang, "model_intro_" + ctx.record.model.arch))}</p>'
+                         if ctx.record.model.arch != "attention" else "") + '</section>')))
 CIRCUIT = registry.add(registry.View(
     id="circuit", place=47, modes=MODEL,
     draw=lambda ctx: registry.section("circuit", render_circuit_section(ctx.record, ctx.settings.focus, ctx.lang),

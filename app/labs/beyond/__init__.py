@@ -4,6 +4,7 @@ keeps in memory; its path `path=beyond` (docs/DESIGN.md, "Beyond attention: `mix
 py; apply.py puts the mixer into the record and the state."""
 
 from app.labs import Lab
+from app.model import ARCHS
 from app.setting import MAX_LIMIT, Bad, Setting
 # (the manifest comes with the page's archive, its folder's other modules later: py reads these)
 KINDS = ("softmax", "linear", "retention", "selective")
@@ -35,7 +36,7 @@ def take_w_delta(settings, value, change):
 
 LAB = Lab(
     id="beyond",
-    owns=("mixer", "decay", "b_delta", "a_decay", "mixer_step"),  # (w_delta: links and hosts only)
+    owns=("mixer", "decay", "b_delta", "a_decay", "mixer_step", "arch"),  # (w_delta: links and hosts only)
     paths=("beyond",),
     state={"mixer": "apply.field"},
     settings=(
@@ -73,6 +74,14 @@ LAB = Lab(
                 example="2",
                 url="mixer_step", host="mixer_step", control=None, kind="integer", default=None,
                 low=0, high=MAX_LIMIT, nullable=True, view_only=True),
+        # Model mode (docs/DESIGN.md, "Beyond attention"): which of the page's trained models runs. The
+        # forward pass is the core's (app/model.py reads a selective layer); the copy view is this lab's.
+        Setting(attr="arch",
+                help=("model mode: which trained model runs, all trained alike: attention (the page's model), ssm "
+                      "(both layers the selective mixer, a fixed state) or hybrid (layer 1 selective, layer 2 attention)"),
+                example="ssm",
+                url="arch", host="arch", control="arch", kind="choice", default="attention",
+                choices=ARCHS),
     ),
     clicks={"mixer-back": "stepper.back", "mixer-next": "stepper.forward", "mixer-play": "stepper.play"},
 )

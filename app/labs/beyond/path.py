@@ -1,10 +1,14 @@
 """The guided path "Oltre l'attention" / "Beyond attention" (`path=beyond&step=N`): drop the softmax, a
 state instead of a cache, forgetting (retention), choosing what to forget (selective), what each keeps
-in memory. Each step shows the mixer's choice, so the student picks the mixer a step is about (its
-"try this" says which); its answers quote no number of the student's screen."""
+in memory, who can still copy (model mode: the three trained models). Steps 1–5 show the mixer's
+choice, so the student picks the mixer a step is about (its "try this" says which), and their answers
+quote no number of the student's screen; step 6's quotes the copy chart on it (`answer`)."""
 
-from app import path
+from app import model, path
+from app.i18n import percent, text
 from app.views import registry
+
+COPY_EXAMPLE = "qwertyuiopasdfghjklz qwertyuiopasdfghjklz"  # (20 different letters, then the same 20)
 
 STEPS = (
     path.Step(id="softmax", shows=("mixer", "bars", "table")),
@@ -12,6 +16,8 @@ STEPS = (
     path.Step(id="forget", shows=("mixer", "mixer-forget", "bars")),
     path.Step(id="select", shows=("mixer", "mixer-delta", "bars")),
     path.Step(id="memory", shows=("mixer", "mixer-memory")),
+    # The trained models (model mode): its example is a repeat of 20 letters, the longest training saw.
+    path.Step(id="copy", shows=("model-copy", "predictions"), mode="model", example=(COPY_EXAMPLE, None)),
 )
 
 P = "path_beyond_"
@@ -49,6 +55,18 @@ registry.add_strings({
         P + "memory_try": "Leggi la riga di 100.000 parole, poi quella dei modelli veri.",
         P + "memory_answer": ("La cache cresce come n, lo stato no. Il prezzo: uno stato fisso non può ricopiare "
                               "quello che non ci sta più."),
+        P + "copy_title": "Chi sa ancora copiare",
+        P + "copy_text": ("Il prezzo di uno stato fisso: quello che non ci sta più non si può ricopiare. La pagina ha "
+                          "addestrato tre modelli allo stesso modo e ha contato quante lettere di una ripetizione "
+                          "ciascuno copia giuste, per ogni lunghezza."),
+        P + "copy_try": ("Leggi il grafico, poi scrivi una sequenza che si ripete, lunga o corta, e confronta le tre "
+                         "copie. Scegli «SSM» per vedere le sue previsioni qui sotto."),
+        P + "copy_answer": ("A L = {short} lettere: attention {a_short}, SSM {s_short}, ibrido {h_short}. A L = {long}: "
+                            "attention {a_long}, SSM {s_long}, ibrido {h_long}. {ssm}"),
+        P + "copy_ssm_until": "L'SSM copia almeno il 90% fino a L = {n}, poi il suo stato non basta più.",
+        P + "copy_ssm_never": "L'SSM resta sotto il 90% già a L = {n}.",
+        P + "copy_ssm_always": "L'SSM copia almeno il 90% a ogni lunghezza misurata.",
+        P + "copy_answer_none": "I numeri della prova non sono in questa copia della pagina.",
     },
     "en": {
         P + "name": "Beyond attention",
@@ -81,6 +99,59 @@ registry.add_strings({
         P + "memory_try": "Read the row of 100,000 words, then the real models'.",
         P + "memory_answer": ("The cache grows like n, the state does not. The price: a fixed state cannot copy back "
                               "what no longer fits in it."),
+        P + "copy_title": "Who can still copy",
+        P + "copy_text": ("The price of a fixed state: what no longer fits in it cannot be copied back. The page trained "
+                          "three models alike and counted how many letters of a repeat each copies right, at every "
+                          "length."),
+        P + "copy_try": ("Read the chart, then type a sequence that repeats, long or short, and compare the three "
+                         "copies. Choose “SSM” to see its predictions below."),
+        P + "copy_answer": ("At L = {short} letters: attention {a_short}, SSM {s_short}, hybrid {h_short}. At L = {long}: "
+                            "attention {a_long}, SSM {s_long}, hybrid {h_long}. {ssm}"),
+        P + "copy_ssm_until": "The SSM copies at least 90% up to L = {n}; past it, its state is not enough.",
+        P + "copy_ssm_never": "The SSM stays below 90% already at L = {n}.",
+        P + "copy_ssm_always": "The SSM copies at least 90% at every length measured.",
+        P + "copy_answer_none": "The test's figures are not in this copy of the page.",
     },
 })
-PATH = registry.add_path(path.Path(id="beyond", steps=STEPS))
+
+
+def try_params(step, tokens):
+    return {}
+
+
+def answer(step, settings, tokens, record):
+    """The step's answer: the copy step's quotes `model.copy` (the chart on screen), the others none."""
+    lang = settings.lang
+    if step.id != "copy":
+        return text(lang, P + step.id + "_answer")
+    try:
+        copy = model.config().get("copy")
+    except model.Unavailable:
+        copy = None
+    if copy is None:
+        return text(lang, P + "copy_answer_none")
+    lengths, accuracy = copy["lengths"], copy["accuracy"]
+    at = {"short": 0, "long": len(lengths) - 1}
+    said = {}
+    for end, n in at.items():
+        said[end] = lengths[n]
+        for arch, letter in (("attention", "a"), ("ssm", "s"), ("hybrid", "h")):
+            said[f"{letter}_{end}"] = percent(accuracy[arch][n], lang, "bar")
+    until = None  # the longest L up to which every length is copied at least SURE
+    for L, a in zip(lengths, accuracy["ssm"]):
+        if a < SURE:
+            break
+        until = L
+    if until is None:
+        ssm = text(lang, P + "copy_ssm_never", n=lengths[0])
+    elif until == lengths[-1]:
+        ssm = text(lang, P + "copy_ssm_always")
+    else:
+        ssm = text(lang, P + "copy_ssm_until", n=until)
+    return text(lang, P + "copy_answer", ssm=ssm, **said)
+
+
+SURE = 0.9  # the share of a repeat's letters a model "copies": the answer's line
+
+
+PATH = registry.add_path(path.Path(id="beyond", steps=STEPS, answers=__name__))

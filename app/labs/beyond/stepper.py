@@ -4,6 +4,7 @@ word every STEP_MS up to the last; when the student's system asks for reduced mo
 animation: each press reads one word, as next does (static/page.js's `later` says which)."""
 
 from app import settings as schema
+from app.i18n import text
 from app.labs.beyond import apply, views
 
 STEP_MS = 1000  # between two words while playing: time to read the new state
@@ -19,7 +20,16 @@ def go(page, t, focus):
     if at is None:
         return
     page.apply(schema.BY_ATTR["mixer_step"], max(1, min(n, t)))
+    show_play(page)
     page.region(focus).focus()
+
+
+def show_play(page):
+    """The play button as the stepper is: pressed, and called "Stop", while it plays."""
+    playing = getattr(page, "mixer_playing", None) is not None
+    button = page.region("mixer-play")
+    button.setAttribute("aria-pressed", "true" if playing else "false")
+    button.textContent = text(page.settings.lang, "mixer_pause" if playing else "mixer_play")
 
 
 def back(page):
@@ -47,6 +57,7 @@ def play(page):
     """Start (or stop) reading one word after another, from the first when the last is reached."""
     if getattr(page, "mixer_playing", None) is not None:
         stop(page)
+        show_play(page)
         return
     at, n = where(page)
     if at is None:
@@ -54,6 +65,7 @@ def play(page):
     if at >= n:
         go(page, 1, "mixer-play")
     page.mixer_playing = page.helpers.later(page.task(lambda moving: tick(page, moving)), STEP_MS)
+    show_play(page)
 
 
 def tick(page, moving):
