@@ -50,6 +50,14 @@ STRINGS = {
         "copy_col_position": "pos.", "copy_col_letter": "lettera", "copy_col_next": "poi",
         "copy_right": "giusta", "copy_wrong": "sbagliata",
         "copy_unavailable": "I file dei tre modelli non si possono leggere qui.",
+        # (model mode's core views under an arch other than attention: this lab is here then)
+        "model_circuit_state": 'Questo modello non ha attention: nessuna testa guarda indietro per copiare, e quello che sa delle lettere prima è tutto nel suo stato, di misura fissa. Dopo «{token}» (posizione {i}) prevede «{next}» ({p}).',
+        "model_selective_name": 'selettivo: punteggi con segno',
+        "model_heads_selective": "In un livello selettivo (Mamba) ogni casella è un punteggio s = L · q·k / √N, con segno: una riga non somma a 100 e non c'è una finestra.",
+        "model_intro_ssm": "Questo è il modello SSM, addestrato come quello della pagina: in entrambi gli strati l'attention è sostituita dal miscelatore selettivo (Mamba-2), che tiene uno stato di misura fissa al posto di ogni k e v.",
+        "model_intro_hybrid": 'Questo è il modello ibrido, addestrato come quello della pagina: lo strato 1 è il miscelatore selettivo (Mamba-2), lo strato 2 è attention, come Jamba alterna i due.',
+        "model_jump_state": "Fra il passo {a} e il passo {b} il punteggio in contesto scende (da {icl_a} a {icl_b}; metà della discesa intorno al passo {step}): il modello comincia a usare quello che ha già letto, attraverso il suo stato. Senza attention non c'è una testa di induzione da guardare. La loss nello stesso tratto va da {loss_a} a {loss_b}.",
+        "model_jump_state_plain": 'Intorno al passo {step} il punteggio in contesto scende: il modello comincia a usare quello che ha già letto, attraverso il suo stato.',
     },
     "en": {
         "copy_heading": "Who can still copy",
@@ -80,6 +88,13 @@ STRINGS = {
         "copy_col_position": "pos.", "copy_col_letter": "letter", "copy_col_next": "next",
         "copy_right": "right", "copy_wrong": "wrong",
         "copy_unavailable": "The three models' files cannot be read here.",
+        "model_circuit_state": 'This model has no attention: no head looks back to copy, and all it knows of the letters before is in its state, of a fixed size. After “{token}” (position {i}) it predicts “{next}” ({p}).',
+        "model_selective_name": 'selective: signed scores',
+        "model_heads_selective": 'In a selective (Mamba) layer each cell is a score s = L · q·k / √N, signed: a row does not sum to 100 and there is no window.',
+        "model_intro_ssm": "This is the SSM model, trained like the page's: in both layers attention is replaced by the selective mixer (Mamba-2), which keeps a state of a fixed size instead of every k and v.",
+        "model_intro_hybrid": "This is the hybrid model, trained like the page's: layer 1 is the selective mixer (Mamba-2), layer 2 is attention, as Jamba alternates the two.",
+        "model_jump_state": 'Between step {a} and step {b} the in-context score falls (from {icl_a} to {icl_b}; half of the drop around step {step}): the model starts using what it has already read, through its state. Without attention there is no induction head to watch. The loss goes from {loss_a} to {loss_b} over the same steps.',
+        "model_jump_state_plain": 'Around step {step} the in-context score falls: the model starts using what it has already read, through its state.',
     },
 }
 registry.add_strings(STRINGS)
