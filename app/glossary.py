@@ -77,6 +77,9 @@ _PROSE = {"p", "li", "figcaption"}
 _NOT_PROSE = {"a", "button", "code", "label", "summary", "select", "option", "textarea", "table", "svg",
               "math", "script", "style", "h1", "h2", "h3", "h4", "kbd", "var"}
 _TAG = re.compile(r"(<[^>]*>)")
+# Whole elements no link can go in, passed over in one step (found in C): a table, a picture, and a
+# list marked `data-plain` (the bars: a row a word, its text changed in place). None of them nests.
+_SKIP = re.compile(r"<(table|svg)\b.*?</\1>|<(ul|ol)\b[^>]*\bdata-plain\b[^>]*>.*?</\2>", re.S)
 _NAME = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)")
 
 
@@ -84,12 +87,23 @@ def in_prose(html, lang, seen):
     """A view's `html` with the first use of each term not in `seen` (the step's own text: those
     are linked there) made a link to its entry, in its paragraphs and list items only (not in a
     control, a link, a table or code, nor in an element marked `data-plain`: one the page changes
-    in place as text, which would lose the link). `seen` is not changed: each view links its own
+    in place as text, which would lose the link, as the bars' lists). `seen` is not changed: each view links its own
     first uses, so a view drawn again alone (a word click) links as when the page drew it whole."""
     pattern, _ = _pattern(lang)
     if pattern is None or pattern.search(html) is None:  # (one pass in C: most views name no term)
         return html
     seen, open_, out = set(seen), [], []  # open_: the prose and non-prose elements open, as (tag, plain)
+    at = 0
+    for skipped in _SKIP.finditer(html):  # (the text between the elements no link goes in)
+        _link_part(html[at:skipped.start()], lang, seen, open_, out)
+        out.append(skipped.group(0))
+        at = skipped.end()
+    _link_part(html[at:], lang, seen, open_, out)
+    return "".join(out)
+
+
+def _link_part(html, lang, seen, open_, out):
+    """`in_prose` on a part of a view's HTML, the elements still open before it in `open_`."""
     for piece in _TAG.split(html):
         if piece.startswith("<"):
             name = _NAME.match(piece)
@@ -108,7 +122,6 @@ def in_prose(html, lang, seen):
             out.append(link(piece, lang, seen))
         else:
             out.append(piece)
-    return "".join(out)
 
 
 def address(term, lang):

@@ -348,7 +348,9 @@ class Page:
         whatever changed them: a button, a mode, a host message; the start replaces)."""
         payload = payload or contract.state_json_of(self.settings, self.tokens, self.record, self.quiz)
         self.show_path_answer()
-        self.element("attention-state").textContent = payload
+        if payload != getattr(self, "payload", None):  # (the same text again: a view's own setting, the
+            self.element("attention-state").textContent = payload  # stepper's word; 100 kB not written twice)
+            self.payload = payload
         if not self.said_ready:
             self.document.documentElement.dataset.state = "ready"
             self.said_ready = True

@@ -131,7 +131,8 @@ ALLOWED_TAGS = {"div", "fieldset", "legend", "label", "span", "p", "br", "h2", "
 ALLOWED_ATTRS = {"class", "style", "lang", "data-index", "data-col", "colspan", "scope", "title", "role",
                  "aria-label", "aria-hidden", "aria-valuenow", "aria-valuemin", "aria-valuemax",
                  "aria-valuetext", "viewbox", "preserveaspectratio", "focusable", "width", "height", "tabindex",
-                 "data-label", "data-cards"}  # (a table's cells name their column: cards on a phone)
+                 "data-label", "data-cards",  # (a table's cells name their column: cards on a phone)
+                 "data-plain"}  # (the bars: no glossary link in them)
 
 
 class Tags(HTMLParser):

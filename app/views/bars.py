@@ -81,7 +81,7 @@ def render_bars(row, tokens, lang, word=None):
     word = tokens[row.focus].text if word is None else word
     items = "".join(bar_item(row, j, tok, lang) for j, tok in enumerate(tokens))
     return (f'<h2>{esc(text(lang, "bars_heading", word=word))}</h2>'
-            f'<ul class="bars" aria-label="{esc(text(lang, "bars_caption", word=word))}">{items}</ul>'
+            f'<ul class="bars" data-plain aria-label="{esc(text(lang, "bars_caption", word=word))}">{items}</ul>'
             f'<p class="note bars-rounding">{esc(rounding_line(row, lang))}</p>')
 
 

@@ -47,7 +47,7 @@ LAB = Lab(
                 example="retention",
                 url="mixer", host="mixer", control="mixer", kind="choice", default="softmax",
                 holds={"mask": True, "include_self": True},
-                choices=KINDS, take=take_mixer, redraw=("settings",)),
+                choices=KINDS, take=take_mixer),
         Setting(attr="decay",
                 help="retention's γ: how much of the state each new word keeps (0.01–1; 0.8: a half-life of 3.1 words)",
                 example="0.5",

@@ -265,7 +265,7 @@ def draw_bars(row, tokens, lang, word=None):
     top = max((abs(row.weights[j]) for j in range(row.n) if row.candidates[j]), default=0.0)
     items = "".join(score_bar(row, j, tok, lang, top) for j, tok in enumerate(tokens))
     return (f'<h2>{esc(text(lang, "mixer_bars_heading", word=word, kind=kind_name(row.record, lang)))}</h2>'
-            f'<ul class="bars mixer-bars" aria-label="{esc(text(lang, "mixer_bars_caption", word=word))}">{items}</ul>'
+            f'<ul class="bars mixer-bars" data-plain aria-label="{esc(text(lang, "mixer_bars_caption", word=word))}">{items}</ul>'
             f'<p class="note mixer-signed">{esc(text(lang, "mixer_signed"))}</p>')
 
 
@@ -426,7 +426,7 @@ def draw_delta(ctx):
             f'<rect class="bar-bg" width="100" height="10"></rect><rect class="bar-fill" width="{100 * d / top:.2f}" '
             f'height="10"></rect></svg><span class="bar-value" aria-hidden="true">Δ {num(d, lang)} · a {num(a, lang)}'
             f'</span></li>' for tok, d, a in zip(tokens, delta, keep))
-        body += f'<ul class="bars mixer-deltas" aria-label="{t("mixer_delta_caption")}">{items}</ul>'
+        body += f'<ul class="bars mixer-deltas" data-plain aria-label="{t("mixer_delta_caption")}">{items}</ul>'
         i = settings.focus if settings.focus is not None and settings.focus < len(tokens) else len(tokens) - 1
         body += (f'<p class="mixer-keeps">'
                  f'{t("mixer_delta_keeps", word=tokens[i].text, words=", ".join(keeps(settings, tokens, delta, keep, i)))}</p>')

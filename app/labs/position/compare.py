@@ -40,7 +40,7 @@ def render_compare(row, tokens, lang, word=None):
         name = text(lang, "pos_kind_" + kind)
         items = "".join(bar_item(other, j, tokens[j], lang) for j in shown)
         sets.append(f'<figure class="compare-set" data-kind="{kind}"><figcaption>{esc(name)}</figcaption>'
-                    f'<ul class="bars" aria-label="{esc(text(lang, "pcmp_set", word=word, kind=name))}">{items}</ul></figure>')
+                    f'<ul class="bars" data-plain aria-label="{esc(text(lang, "pcmp_set", word=word, kind=name))}">{items}</ul></figure>')
     some = f'<p class="note">{esc(text(lang, "pcmp_some", n=len(tokens), top=TOP))}</p>' if len(tokens) > SHORT else ""
     return (f'<h2>{esc(text(lang, "pcmp_heading"))}</h2><p>{esc(text(lang, "pcmp_intro", word=word))}</p>{some}'
             f'<div class="compare-sets">{"".join(sets)}</div>')
