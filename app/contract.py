@@ -253,11 +253,11 @@ def _model_state(settings, record):
         "model": None if record is None else {
             "tokens": list(record.tokens), "checkpoint": record.step, "attention": record.attention,
             "next": record.next, "top": [[[t, p] for t, p in top] for top in record.top],
-            **generation_fields(record), **arch_fields(record)},
+            **generation_fields(record), **arch_fields(settings, record)},
     }
 
 
-def arch_fields(record):
+def arch_fields(settings, record):
     """model.arch, model.layers (each layer's mixer: "attention" or "selective"; a selective layer's
     `attention` is its mixing matrix, signed) and model.copy (docs/DESIGN.md, "Beyond attention"):
     each architecture's copy accuracy by repeat length, as `make model` measured it (null when the
@@ -266,8 +266,18 @@ def arch_fields(record):
         copy = model.config().get("copy")
     except model.Unavailable:
         copy = None
-    return {"arch": record.model.arch, "layers": list(record.model.kinds),
-            "copy": None if copy is None else {"lengths": copy["lengths"], "accuracy": copy["accuracy"]}}
+    fields = {"arch": record.model.arch, "layers": list(record.model.kinds),
+              "copy": None if copy is None else {"lengths": copy["lengths"], "accuracy": copy["accuracy"]}}
+    block = record.block_fields(block_position(settings, record))  # (the block model's: docs/DESIGN.md)
+    fields.update(block or {"stages": None, "lens": None, "ln": None, "ffn": None})
+    return fields
+
+
+def block_position(settings, record):
+    """The position the block model's stages, lens, LayerNorm and FFN are read at: the selected
+    one, else the last (where the model's prediction for the next letter is made)."""
+    focus = settings.focus
+    return focus if focus is not None and 0 <= focus < record.n_q else record.n_q - 1
 
 
 def generation_fields(record):

@@ -33,7 +33,8 @@ from operator import mul
 START = "<s>"  # the start token, always position 0
 HEADS = 4  # the page's model's heads: with as many key/value heads, its own folder (`folder`)
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
-TOP = 3  # the predictions shown at each position
+TOP = 3  # the predictions shown at each position (and the letters the logit lens and a unit name)
+TOP_UNITS = 3  # the block model's FFN units shown a layer: those that fire most at the position
 FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "model")
 
 
@@ -112,7 +113,10 @@ def _read(name):
         raise Unavailable(name) from error
 
 
-ARCHS = ("attention", "ssm", "hybrid")  # `arch` (docs/DESIGN.md, "Beyond attention"): the page's model's mixers
+# `arch` (docs/DESIGN.md, "Beyond attention" and "The whole Transformer"): the page's model, its two
+# with the selective mixer (the copy test compares these three), and the letter model with whole blocks
+ARCHS = ("attention", "ssm", "hybrid", "block")
+COPY_ARCHS = ARCHS[:3]
 
 
 def variant(kv=None, arch=None):
@@ -250,6 +254,23 @@ def softplus(u):
     return math.log1p(math.exp(-abs(u))) + max(u, 0.0)
 
 
+WEIGHTS = ("w_q", "w_k", "w_v", "w_o", "w_delta", "b_delta", "a",  # (an attention or selective layer's)
+           "ln1_g", "ln1_b", "ln2_g", "ln2_b", "w_1", "b_1", "w_2", "b_2")  # (a block's: LayerNorms and FFN)
+EPS = 1e-5  # LayerNorm's ε, torch's
+
+
+def layer_norm(u, g, b):
+    """γ·(u − mean)/√(var + ε) + β over one vector, var without Bessel's correction (torch's)."""
+    mean = sum(u) / len(u)
+    scale = 1 / math.sqrt(sum((x - mean) ** 2 for x in u) / len(u) + EPS)
+    return [gi * (x - mean) * scale + bi for x, gi, bi in zip(u, g, b)]
+
+
+def gelu(x):
+    """GELU in its erf form (torch's default): x·Φ(x)."""
+    return 0.5 * x * (1 + math.erf(x / math.sqrt(2)))
+
+
 def selective_scores(q, k, delta, a, scale):
     """A selective layer's mixing matrix for one head (docs/model.md, "Other architectures"):
     s_ij = Π_{r=j+1..i} a_r · Δ_j · (q_i·k_j) / scale for j ≤ i, 0 after; each row is read from
@@ -273,13 +294,13 @@ class Model:
     model says its kind: "selective" has w_q and w_k of heads × d × N, and w_delta (heads × d),
     b_delta and a (one number a head) beside them (docs/model.md, "Other architectures")."""
 
-    def __init__(self, config, step, embed, unembed, layers):
+    def __init__(self, config, step, embed, unembed, layers, ln_f=None):
         self.vocab, self.outputs = config["vocab"], config["outputs"]
         self.n_ctx, self.step = config["n_ctx"], step
         self.heads, self.kv_heads = len(layers[0]["w_q"]), len(layers[0]["w_k"])
         self.group = self.heads // self.kv_heads
         self.variant = variant(self.kv_heads, config.get("arch"))  # (its files' folder: `folder`)
-        self.embed, self.unembed, self.layers = embed, unembed, layers
+        self.embed, self.unembed, self.layers, self.ln_f = embed, unembed, layers, ln_f  # ln_f: (γ, β) or None
         for layer in layers:  # W_O of every head one under the other: (heads · d_head) × d_model
             layer["w_o_stacked"] = [row for w_o in layer["w_o"] for row in w_o]
         self.d_model, self.d_head = len(embed[0]), len(layers[0]["w_v"][0][0])
@@ -290,14 +311,16 @@ class Model:
         # n_ctx × d_head a head and matrix): the same numbers, a fifth of the pass's work saved.
         self.positions = positions(self.n_ctx, self.d_model)  # P, n_ctx × d_model
         self.first = {name: [(matmul(embed, w), matmul(self.positions, w)) for w in layers[0][name]]
-                      for name in ("w_q", "w_k", "w_v")}
+                      for name in ("w_q", "w_k", "w_v")} if self.kinds[0] != "block" else None
 
     @classmethod
     def from_json(cls, config, checkpoint):
         layers = [{name: tensor(layer[name]) if name != "kind" else layer[name]
-                   for name in ("kind", "w_q", "w_k", "w_v", "w_o", "w_delta", "b_delta", "a") if name in layer}
+                   for name in ("kind", *WEIGHTS) if name in layer}
                   for layer in checkpoint["layers"]]
-        return cls(config, checkpoint["step"], tensor(checkpoint["embed"]), tensor(checkpoint["unembed"]), layers)
+        ln_f = (tensor(checkpoint["ln_f"]["g"]), tensor(checkpoint["ln_f"]["b"])) if "ln_f" in checkpoint else None
+        return cls(config, checkpoint["step"], tensor(checkpoint["embed"]), tensor(checkpoint["unembed"]), layers,
+                   ln_f)
 
     def ids(self, tokens):
         return [self.vocab.index(t) for t in tokens]
@@ -314,11 +337,17 @@ class Model:
         n = len(ids)
         starts = [first_key(i, window) for i in range(n)]
         x = [[e + p for e, p in zip(self.embed[t], row)] for t, row in zip(ids, self.positions)]
-        out = {"embedded": x, "q": [], "k": [], "v": [], "attention": [], "z": [], "residual": [], "delta": []}
+        out = {"embedded": x, "q": [], "k": [], "v": [], "attention": [], "z": [], "residual": [], "delta": [],
+               "ln1": [], "hidden": [], "stages": [x]}
         for number, layer in enumerate(self.layers):
             selective = layer.get("kind") == "selective"
+            block = layer.get("kind") == "block"
             heads = {"q": [], "k": [], "v": [], "attention": [], "z": []}
-            if number == 0:  # (from the tables: E[t_i] · W + P_i · W)
+            if block:  # (pre-norm: the heads read LN₁(x); the stream itself stays x)
+                normed = [layer_norm(row, layer["ln1_g"], layer["ln1_b"]) for row in x]
+                out["ln1"].append(normed)
+                q_all, k_all, v_all = ([matmul(normed, w) for w in layer[name]] for name in ("w_q", "w_k", "w_v"))
+            elif number == 0:  # (from the tables: E[t_i] · W + P_i · W)
                 q_all, k_all, v_all = ([[[a + b for a, b in zip(by_token[t], by_position[i])] for i, t in enumerate(ids)]
                                         for by_token, by_position in self.first[name]] for name in ("w_q", "w_k", "w_v"))
             else:
@@ -342,8 +371,18 @@ class Model:
             x = [[s + o for s, o in zip(row, new)] for row, new in zip(x, added)]  # the residual stream
             for name, value in heads.items():
                 out[name].append(value)
-            out["residual"].append(x)
             out["delta"].append(deltas if selective else None)
+            if block:  # x += GELU(LN₂(x)·W₁ + b₁)·W₂ + b₂: the FFN, d_ff units a position
+                out["stages"].append(x)
+                hidden = [[gelu(h + b) for h, b in zip(row, layer["b_1"])]
+                          for row in matmul([layer_norm(r, layer["ln2_g"], layer["ln2_b"]) for r in x], layer["w_1"])]
+                out["hidden"].append(hidden)
+                x = [[s + o + b for s, o, b in zip(row, new, layer["b_2"])]
+                     for row, new in zip(x, matmul(hidden, layer["w_2"]))]
+            out["residual"].append(x)
+            out["stages"].append(x)
+        if self.ln_f is not None:  # (the block model: a last LayerNorm before W_U)
+            x = [layer_norm(row, *self.ln_f) for row in x]
         out["logits"] = matmul(x, self.unembed)
         out["probs"] = [softmax(row) for row in out["logits"]]
         return out
@@ -374,6 +413,39 @@ class Record:
         heads = config(model.variant)["heads"]  # (an `arch` model's selective layer names none: None)
         self.previous_head, self.induction_head = (None if heads[name] is None else tuple(heads[name])
                                                    for name in ("previous_token", "induction"))
+
+    # -- the whole block (`arch` = block; docs/DESIGN.md, "The whole Transformer") --------------
+
+    def stage_names(self):
+        """The residual stream's stages in order: "embed", then "attn1", "ffn1", "attn2", "ffn2"."""
+        return ["embed"] + [f"{part}{l + 1}" for l in range(len(self.model.layers)) for part in ("attn", "ffn")]
+
+    def block_fields(self, i):
+        """What the block's views read at position i: {"stages": [{"name", "x"}], "lens": for each
+        stage the TOP letters read through the final LayerNorm and W_U, [letter, probability] each,
+        "ln": {"mean", "var", "normed"} at layer 1's LN₁, "ffn": each layer's TOP_UNITS units that
+        fire most, {"layer", "unit", "activation", "promotes": the TOP letters its output W₂[unit]
+        pushes up through W_U}}. None for a model without blocks."""
+        m = self.model
+        if m.ln_f is None:
+            return None
+        stages = [{"name": name, "x": list(x[i])} for name, x in zip(self.stage_names(), self.run["stages"])]
+        lens = []
+        for stage in stages:
+            probs = softmax(matmul([layer_norm(stage["x"], *m.ln_f)], m.unembed)[0])
+            lens.append([[m.outputs[c], probs[c]] for c in sorted(range(len(probs)), key=lambda c: -probs[c])[:TOP]])
+        u = self.run["stages"][0][i]
+        mean = sum(u) / len(u)
+        var = sum((x - mean) ** 2 for x in u) / len(u)
+        normed = [(x - mean) / math.sqrt(var + EPS) for x in u]
+        ffn = []
+        for l, layer in enumerate(m.layers):
+            hidden = self.run["hidden"][l][i]
+            for unit in sorted(range(len(hidden)), key=lambda c: -hidden[c])[:TOP_UNITS]:
+                pushed = matmul([layer["w_2"][unit]], m.unembed)[0]
+                ffn.append({"layer": l, "unit": unit, "activation": hidden[unit],
+                            "promotes": [m.outputs[c] for c in sorted(range(len(pushed)), key=lambda c: -pushed[c])[:TOP]]})
+        return {"stages": stages, "lens": lens, "ln": {"mean": mean, "var": var, "normed": normed}, "ffn": ffn}
 
     def start(self, i):
         """The first position row i sees (`first_key`)."""

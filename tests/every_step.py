@@ -468,11 +468,12 @@ def check_row_on_screen(seen, row, allowed, lang, where):
 
 def check_model(state, params, seen, where):
     """Model mode: every head's weights are numpy's forward pass of the checkpoint shown (its
-    variant with fewer key/value heads, its window), the top letters are numpy's probabilities,
+    variant with fewer key/value heads, its architecture, its window), the top letters are numpy's probabilities,
     and each letter the model wrote is numpy's most likely after the letters before it."""
     config = ref.config()
     g = state["kv_heads"] or config["n_heads"]
-    folder = "" if g == config["n_heads"] else f"kv-{g}/"
+    arch = state["model"].get("arch", "attention")  # (another architecture: its own folder, kv_heads aside)
+    folder = f"{arch}/" if arch != "attention" else "" if g == config["n_heads"] else f"kv-{g}/"
     checkpoints = json.loads((ref.FOLDER / folder / "model.json").read_text(encoding="utf-8"))["checkpoints"]
     file = next(c["file"] for c in checkpoints if c["step"] == state["model"]["checkpoint"])
     tokens = state["model"]["tokens"]

@@ -27,10 +27,46 @@ def weights(file, arch=None):
     def tensor(t):
         return np.frombuffer(base64.b64decode(t["data"]), dtype="<f4").astype(np.float64).reshape(t["shape"])
 
-    names = ("w_q", "w_k", "w_v", "w_o", "w_delta", "b_delta", "a")
+    names = ("w_q", "w_k", "w_v", "w_o", "w_delta", "b_delta", "a",
+             "ln1_g", "ln1_b", "ln2_g", "ln2_b", "w_1", "b_1", "w_2", "b_2")
     return {"step": data["step"], "embed": tensor(data["embed"]), "unembed": tensor(data["unembed"]),
             "layers": [dict({k: tensor(layer[k]) for k in names if k in layer}, kind=layer.get("kind", "attention"))
-                       for layer in data["layers"]]}
+                       for layer in data["layers"]],
+            "ln_f": (tensor(data["ln_f"]["g"]), tensor(data["ln_f"]["b"])) if "ln_f" in data else None}
+
+
+def layer_norm(u, g, b, eps=1e-5):
+    """torch's LayerNorm on the last axis: (u − mean)/√(var + ε)·γ + β, var without Bessel's correction."""
+    mean = u.mean(axis=-1, keepdims=True)
+    return (u - mean) / np.sqrt(((u - mean) ** 2).mean(axis=-1, keepdims=True) + eps) * g + b
+
+
+def block_forward(w, ids):
+    """The block model (docs/model.md, "The whole block"): (attention [layer] H×n×n, logits n×26,
+    stages: the stream after the embedding, each attention, each FFN, n×d each, hidden: each FFN's
+    GELU outputs n×d_ff)."""
+    import math
+    erf = np.vectorize(math.erf)
+    ids = np.asarray(ids)
+    n = len(ids)
+    x = w["embed"][ids] + sinusoidal(n, w["embed"].shape[1])
+    future = np.triu(np.ones((n, n), dtype=bool), 1)
+    patterns, stages, hidden = [], [x], []
+    for layer in w["layers"]:
+        u = layer_norm(x, layer["ln1_g"], layer["ln1_b"])
+        q, k, v = (np.einsum("nd,hde->hne", u, layer[name]) for name in ("w_q", "w_k", "w_v"))
+        scores = np.where(future, -np.inf, q @ k.transpose(0, 2, 1) / np.sqrt(q.shape[-1]))
+        a = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        a = a / a.sum(axis=-1, keepdims=True)
+        x = x + np.einsum("hne,hed->nd", a @ v, layer["w_o"])
+        stages.append(x)
+        pre = layer_norm(x, layer["ln2_g"], layer["ln2_b"]) @ layer["w_1"] + layer["b_1"]
+        h = 0.5 * pre * (1 + erf(pre / np.sqrt(2)))
+        x = x + h @ layer["w_2"] + layer["b_2"]
+        stages.append(x)
+        hidden.append(h)
+        patterns.append(a)
+    return patterns, layer_norm(x, *w["ln_f"]) @ w["unembed"], stages, hidden
 
 
 def selective(x, layer):
@@ -69,6 +105,9 @@ def forward(w, ids, window=None):
     causal = np.tril(np.ones((n, n), dtype=bool))
     if window is not None:
         causal &= np.triu(np.ones((n, n), dtype=bool), -window)
+    if w.get("ln_f") is not None:  # (the block model: LayerNorms and FFNs, `block_forward`)
+        patterns, logits, _, _ = block_forward(w, ids)
+        return patterns, logits
     patterns = []
     for layer in w["layers"]:
         if layer["kind"] == "selective":  # (an `arch` model's: no window, a state reads every word)

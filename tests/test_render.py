@@ -215,7 +215,7 @@ def test_every_app_module_is_shipped_by_the_pyscript_config():
             assert member in zipfile.ZipFile(build.ROOT / "app" / "labs" / f"{parts[1]}.zip").namelist()
         else:
             assert member in shipped
-    assert labs_seen == {"position", "cost", "generation", "beyond"}
+    assert labs_seen == {"position", "cost", "generation", "beyond", "transformer"}
     for path in sorted((build.ROOT / "lexicon").glob("*.csv")):
         assert f'"./lexicon/{path.name}"' in config
 

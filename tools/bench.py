@@ -497,10 +497,10 @@ LAB_BENCHES = {bench.group: bench for bench in labs.benches()}
 # The groups of figures `--only` names (each runs its own pages; the rows of the groups not run are
 # left out): the core's, then the labs'. The trained model's pass is budgeted against the mask's
 # change, so naming it runs "mask" too (a lab's setting change brings a mask of its own: `with_mask`).
-CORE_GROUPS = ("start", "words", "clicks12", "mask", "prose", "model", "labopen", "memory", "lexicon", "phone",
+CORE_GROUPS = ("start", "words", "clicks12", "mask", "prose", "model", "block", "labopen", "memory", "lexicon", "phone",
                "deploy")
-GROUPS = CORE_GROUPS[:6] + tuple(LAB_BENCHES) + CORE_GROUPS[6:]
-NEEDS = {"model": ("mask",)}
+GROUPS = CORE_GROUPS[:7] + tuple(LAB_BENCHES) + CORE_GROUPS[7:]
+NEEDS = {"model": ("mask",), "block": ("mask",)}
 LAB_RATIO = 1.2  # a lab's own setting change at 200 words: p95 ≤ 1.2 × the mask's p95 beside it
 
 
@@ -614,6 +614,8 @@ def main(argv=None):
             got["prose"] = clicks(browser, url_prose, args.clicks)
         if "model" in run:
             got["model"] = model_change(browser, page_url + "?mode=model&s=" + MODEL_LETTERS)
+        if "block" in run:  # (the model with whole blocks: LayerNorms and FFNs too, docs/model.md)
+            got["block"] = model_change(browser, page_url + "?mode=model&arch=block&s=" + MODEL_LETTERS)
         for group, bench in LAB_BENCHES.items():
             if group in run:
                 got[group] = lab_figures(browser, bench, page_url, url200)
@@ -723,6 +725,12 @@ def main(argv=None):
                   percentile(trained["forward"], 95) <= percentile(c200["setting"], 95) if c200 else None),
                  ("  the engine's whole move: forward pass, views, state", pair(trained["engine"]), "", None),
                  ("  until the answer is on the page", pair(trained["handler"]), "", None)]
+    if "block" in got:
+        whole = got["block"]
+        rows += [("Block model, 40 tokens: a checkpoint's forward pass (p50 / p95)", pair(whole["forward"]),
+                  "p95 ≤ mask at 200 words",
+                  percentile(whole["forward"], 95) <= percentile(c200["setting"], 95) if c200 else None),
+                 ("  the engine's whole move: forward pass, views, state", pair(whole["engine"]), "", None)]
     if "labopen" in got:
         rows += [(f"Opening a lab on a warm page ({first_lab_tab()[1]}: its tab; p50 / p95)", pair(got["labopen"]), "p95 ≤ 300 ms",
                   percentile(got["labopen"], 95) <= 300)]

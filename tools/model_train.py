@@ -50,6 +50,7 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "data" / "model_torch.json"
 ARCH_FIXTURE = "model_arch_torch.json"  # (beside FIXTURE: the ssm and hybrid models' forward, `write_arch_fixture`)
+BLOCK_FIXTURE = "model_block_torch.json"  # (and the block model's, `write_block_fixture`)
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 VOCAB = ["<s>"] + list(LETTERS)  # input ids: <s> = 0, "a" = 1, ..., "z" = 26
@@ -439,6 +440,8 @@ def mixed_json(step, state):
 def model_from_files(config, checkpoint, dtype=torch.float32):
     """An AttentionOnly (or a Mixed, for an `arch`) holding the weights of an exported checkpoint
     (decoded, then cast to dtype)."""
+    if config.get("arch") == "block":
+        return block_from_files(config, checkpoint, dtype)
     if config.get("arch") in ARCHS:
         kinds = [layer["kind"] for layer in checkpoint["layers"]]
         model = Mixed(config["d_model"], config["n_heads"], config["d_head"], config["n_ctx"], kinds,
@@ -470,6 +473,8 @@ def numpy_forward(config, checkpoint, ids):
     """The same math in float64 numpy, written out plainly, on the decoded weights: one sequence
     of ids -> {"attention": [layer][head] n x n, "logits": n x 26}. A second implementation to
     check the torch one against."""
+    if config.get("arch") == "block":
+        return block_numpy_forward(config, checkpoint, ids)
     d, H, e = config["d_model"], config["n_heads"], config["d_head"]
     group = H // config.get("n_kv_heads", H)  # query head h reads key/value head h // group
     n = len(ids)
@@ -514,9 +519,11 @@ def numpy_forward(config, checkpoint, ids):
 # Training
 
 
-def train(settings, say=print):
+def train(settings, say=print, new_model=None, batch=None, heldout=None):
     """Train from the seed. Returns the run: a snapshot (step, state dict, loss, icl) every
-    curve_every steps, step 0 and the last included, and the curve."""
+    curve_every steps, step 0 and the last included, and the curve. `new_model(settings)`,
+    `batch(rng, settings)` and `heldout` (the in-context score's batch): another model's (the block
+    model's: `block_new_model`, …); None: this module's."""
     s = settings
     torch.set_num_threads(s["threads"])
     # Without this, the gradient of E[ids] adds up its rows in an order that varies from run to run.
@@ -524,12 +531,13 @@ def train(settings, say=print):
     torch.manual_seed(s["seed"])
     random.seed(s["seed"])
     rng = random.Random(s["seed"])  # the training batches' own generator, from the same seed
-    model = new_model(s)
+    model = (new_model or globals()["new_model"])(s)
     optimizer = torch.optim.Adam(model.parameters(), lr=s["lr"], betas=tuple(s["betas"]))
-    heldout = heldout_batch(s)
+    heldout = heldout or heldout_batch(s)
+    batch = batch or training_batch
     snapshots, curve = [], []
     for step in range(s["steps"] + 1):
-        ids = training_batch(rng, s)
+        ids = batch(rng, s)
         loss = token_losses(model(ids)[0], ids).mean()
         # The loss at step N is that of the weights after N updates, on a batch they never saw.
         if step % s["curve_every"] == 0 or step == s["steps"]:
@@ -588,6 +596,9 @@ def pick_checkpoints(snapshots, keep_min):
 def model_config(settings):
     shape = ("d_model", "n_layers", "n_heads", "d_head", "n_ctx") + (("n_kv_heads",) if "n_kv_heads" in settings else ())
     config = {"vocab": VOCAB, "outputs": OUTPUTS, **{k: settings[k] for k in shape}, "positions": "sinusoidal"}
+    if settings.get("arch") == "block":  # (`Block`: LayerNorm and an FFN of d_ff units a layer)
+        config.update(arch="block", layers=["block"] * settings["n_layers"], d_ff=settings["d_ff"], eps=1e-5,
+                      data="words")
     if settings.get("arch") in ARCHS:  # (its layers' kinds, and the state a selective head keeps: N × d_head)
         d_key = settings.get("d_key", D_KEY)
         config.update(arch=settings["arch"], layers=list(ARCHS[settings["arch"]]), d_key=d_key,
@@ -595,7 +606,7 @@ def model_config(settings):
     return config
 
 
-def export(run, settings, out, heads, say=print, steps=None):
+def export(run, settings, out, heads, say=print, steps=None, to_json=None):
     """Write model.json and one step-NNNNN.json per kept checkpoint into out (those at `steps`, or
     `pick_checkpoints`'s). Returns (config, kept)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -606,7 +617,8 @@ def export(run, settings, out, heads, say=print, steps=None):
     entries = []
     for snap in kept:
         name = f"step-{snap['step']:05d}.json"
-        (out / name).write_text(json.dumps(checkpoint_json(snap["step"], snap["state"])) + "\n", encoding="utf-8")
+        (out / name).write_text(json.dumps((to_json or checkpoint_json)(snap["step"], snap["state"])) + "\n",
+                                encoding="utf-8")
         entries.append({"step": snap["step"], "file": name, "loss": round(snap["loss"], 4),
                         "icl": round(snap["icl"], 4)})
     config = dict(model_config(settings),
@@ -680,12 +692,15 @@ def main_train(out):
     # slider is one for all), in two processes of one thread each, side by side: small tensors use a
     # second thread poorly, so two lanes train 1.35× as many steps a second as one lane of two
     # threads. (A fresh process each, "spawn": a fork would inherit torch's thread pool.)
-    lanes = [[("kv", g), ("arch", a)] for g, a in zip(VARIANTS, ARCHS)]
+    # (the two lanes near even, by this machine's times at one thread: block 212 s and ssm 139 s;
+    # kv-2 132 s, kv-1 120 s and hybrid 135 s)
+    lanes = [[("block", None), ("arch", "ssm")], [*(("kv", g) for g in VARIANTS), ("arch", "hybrid")]]
     with concurrent.futures.ProcessPoolExecutor(len(lanes), mp_context=multiprocessing.get_context("spawn")) as pool:
         for done in [pool.submit(train_lane, lane, str(out), steps) for lane in lanes]:
             done.result()
     write_copy(out)
     write_arch_fixture(out, fixture.parent / ARCH_FIXTURE if fixture is not None else None)
+    write_block_fixture(out, fixture.parent / BLOCK_FIXTURE if fixture is not None else None)
     return status
 
 
@@ -771,13 +786,16 @@ def write_arch_fixture(out, path):
 
 def train_lane(lane, out, steps):
     """One process's models, in turn, each with one thread (`main_train`): ("kv", g) a variant with
-    g key/value heads, ("arch", name) an architecture of ARCHS. Their lines are printed with the
+    g key/value heads, ("arch", name) an architecture of ARCHS, ("block", None) the block model. Their lines are printed with the
     model's name before them (their logs have none)."""
     global LABEL
     torch.set_flush_denormal(True)
     out = Path(out)
     for kind, what in lane:
-        if kind == "kv":
+        if kind == "block":
+            LABEL = "[block] "
+            train_block(out, steps, threads=1)
+        elif kind == "kv":
             LABEL = f"[kv-{what}] "
             train_one(dict(SETTINGS, n_kv_heads=what, threads=1), out / variant_folder(what), None, steps)
         else:
@@ -875,6 +893,307 @@ def train_one(settings, out, fixture, steps=None):
     (out / "training-log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{LABEL}trained in {seconds:.0f} s; wrote {out}/" + (f" and {fixture}" if fixture else ""))
     return (0 if ok or "n_kv_heads" in settings else 1), [c["step"] for c in config["checkpoints"]]
+
+
+# ---------------------------------------------------------------------------------------------
+# The letter model with whole blocks (`arch` = block; docs/model.md, "The whole block"): pre-norm,
+# each layer x += Σ_h heads(LN₁(x)), then x += FFN(LN₂(x)), FFN(u) = GELU(u·W₁ + b₁)·W₂ + b₂ with
+# 4·d_model hidden units, a final LayerNorm before W_U; LN(u) = γ·(u − mean)/√(var + ε) + β, var
+# without Bessel's correction, ε = 1e-5 (torch's LayerNorm); GELU in its erf form (torch's default).
+# Trained on Italian words from the project's own lexicon (lexicon/it.csv, the project's licence:
+# the words a–z only), run together with no space, where a piece of two to four words comes back:
+# an FFN has spelling to learn, and the heads still something to copy.
+
+LEXICON = ROOT / "lexicon" / "it.csv"
+EPS = 1e-5
+TOP_UNITS = 3  # the FFN units of a layer the page shows for a position (those that fire most)
+
+BLOCK = dict(SETTINGS, arch="block", d_ff=4 * SETTINGS["d_model"],
+             data={"kind": "words",        # (see make_words)
+                   "letters": 63,
+                   "segment_words": [2, 4],  # a piece of 2..4 words comes back,
+                   "made_up": 0.75,            # or, three times in four, a made-up word of 5..12 distinct
+                   "made_up_letters": [5, 12],  # random letters: copying is the only way to predict it
+                   "filler_words": [0, 2]},  # 0..2 words before it and between its two copies
+             # (its in-context score on 64 held-out sequences, not 256: a fifth of its training time saved)
+             # (the score and the heads on a made-up word of 10 letters amid Italian words: copying)
+             heldout=dict(SETTINGS["heldout"], segment_words=3, sequences=64, made_up=10),
+             acceptance={"seed_offset": 3, "sequences": 512, "segment_words": 3})
+
+
+def lexicon_words():
+    """The lexicon's Italian words written with a–z only, in the file's order."""
+    out = []
+    for line in LEXICON.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or line.startswith("word,") or not line.strip():
+            continue
+        word = line.split(",", 1)[0].strip().lower()
+        if word and all(c in LETTERS for c in word):
+            out.append(word)
+    return out
+
+
+WORDS = None
+
+
+def word_list():
+    global WORDS
+    if WORDS is None:
+        WORDS = lexicon_words()
+    return WORDS
+
+
+def some_words(rng, low, high):
+    return "".join(rng.choice(word_list()) for _ in range(rng.randint(low, high)))
+
+
+def make_words(rng, data):
+    """One training sequence of letters: filler words, a piece (words, or a made-up word), filler,
+    the same piece, and so on until data["letters"] letters (the last piece cut there)."""
+    letters = ""
+    while len(letters) < data["letters"]:
+        if rng.random() < data["made_up"]:  # (a made-up word: no spelling predicts it, only its first copy)
+            piece = "".join(rng.sample(LETTERS, rng.randint(*data["made_up_letters"])))
+        else:
+            piece = some_words(rng, *data["segment_words"])
+        letters += some_words(rng, *data["filler_words"]) + piece + some_words(rng, *data["filler_words"]) + piece
+    return list(letters[:data["letters"]])
+
+
+def block_training_batch(rng, settings):
+    return torch.tensor([ids_of(make_words(rng, settings["data"])) for _ in range(settings["batch"])])
+
+
+def repeated_words(rng, count, segment_words, length, made_up=None):
+    """Sequences <s>, 0..2 words, a piece S of `segment_words` words (or a made-up word of `made_up`
+    distinct random letters), S again, words to `length` tokens (cut there). Returns (ids [count,
+    length], starts: (first, second, L) for each)."""
+    rows, starts = [], []
+    while len(rows) < count:
+        before = some_words(rng, 0, 2)
+        piece = "".join(rng.sample(LETTERS, made_up)) if made_up else some_words(rng, segment_words, segment_words)
+        text = before + piece + piece
+        if 1 + len(text) > length:
+            continue
+        while 1 + len(text) < length:
+            text += rng.choice(word_list())
+        rows.append(ids_of(text[:length - 1]))
+        starts.append((1 + len(before), 1 + len(before) + len(piece), len(piece)))
+    return torch.tensor(rows), starts
+
+
+def block_heldout_batch(settings):
+    h = settings["heldout"]
+    rng = random.Random(settings["seed"] + h["seed_offset"])
+    return repeated_words(rng, h["sequences"], h["segment_words"], settings["n_ctx"], h["made_up"])
+
+
+def torch_layer_norm(x, g, b):
+    """torch's LayerNorm over the last axis with γ = g, β = b (var without Bessel's correction)."""
+    mean = x.mean(dim=-1, keepdim=True)
+    var = ((x - mean) ** 2).mean(dim=-1, keepdim=True)
+    return g * (x - mean) / torch.sqrt(var + EPS) + b
+
+
+class Block(torch.nn.Module):
+    """x = E[ids] + P; per layer x += Σ_h softmax(causal q·k/√d_head)·v·W_O[h] on LN₁(x), then
+    x += FFN(LN₂(x)); logits = LN_f(x)·W_U. forward gives (logits, attention [layer] [B, H, n, n],
+    stages: the residual stream after the embedding, each attention and each FFN)."""
+
+    def __init__(self, d_model, n_layers, n_heads, d_head, n_ctx, d_ff, embed_std=1.0):
+        super().__init__()
+        normal = torch.nn.init.normal_
+        L, H, d, e = n_layers, n_heads, d_model, d_head
+        self.embed = torch.nn.Parameter(normal(torch.empty(len(VOCAB), d), std=embed_std))
+        self.layers = torch.nn.ModuleList()
+        for _ in range(L):
+            layer = torch.nn.Module()
+            layer.w_q = torch.nn.Parameter(normal(torch.empty(H, d, e), std=d ** -0.5))
+            layer.w_k = torch.nn.Parameter(normal(torch.empty(H, d, e), std=d ** -0.5))
+            layer.w_v = torch.nn.Parameter(normal(torch.empty(H, d, e), std=d ** -0.5))
+            layer.w_o = torch.nn.Parameter(normal(torch.empty(H, e, d), std=(H * e) ** -0.5))
+            layer.ln1_g, layer.ln1_b = torch.nn.Parameter(torch.ones(d)), torch.nn.Parameter(torch.zeros(d))
+            layer.ln2_g, layer.ln2_b = torch.nn.Parameter(torch.ones(d)), torch.nn.Parameter(torch.zeros(d))
+            layer.w_1 = torch.nn.Parameter(normal(torch.empty(d, d_ff), std=d ** -0.5))
+            layer.b_1 = torch.nn.Parameter(torch.zeros(d_ff))
+            layer.w_2 = torch.nn.Parameter(normal(torch.empty(d_ff, d), std=d_ff ** -0.5 / math.sqrt(2 * L)))
+            layer.b_2 = torch.nn.Parameter(torch.zeros(d))
+            self.layers.append(layer)
+        self.lnf_g, self.lnf_b = torch.nn.Parameter(torch.ones(d)), torch.nn.Parameter(torch.zeros(d))
+        self.unembed = torch.nn.Parameter(normal(torch.empty(d, len(OUTPUTS)), std=d ** -0.5))
+        self.register_buffer("positions", sinusoidal(n_ctx, d_model).float())
+
+    def forward(self, ids, stages=False):
+        n = ids.shape[1]
+        x = self.embed[ids] + self.positions[:n].to(self.embed.dtype)
+        future = torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)
+        attention, kept = [], [x]
+        for layer in self.layers:
+            u = torch_layer_norm(x, layer.ln1_g, layer.ln1_b)
+            q = torch.einsum("bnd,hde->bhne", u, layer.w_q)
+            k = torch.einsum("bnd,hde->bhne", u, layer.w_k)
+            v = torch.einsum("bnd,hde->bhne", u, layer.w_v)
+            scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+            A = torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1)
+            x = x + torch.einsum("bhne,hed->bnd", A @ v, layer.w_o)
+            kept.append(x)
+            u = torch_layer_norm(x, layer.ln2_g, layer.ln2_b)
+            x = x + torch.nn.functional.gelu(u @ layer.w_1 + layer.b_1) @ layer.w_2 + layer.b_2
+            kept.append(x)
+            attention.append(A)
+        logits = torch_layer_norm(x, self.lnf_g, self.lnf_b) @ self.unembed
+        return (logits, attention, kept) if stages else (logits, attention)
+
+
+def block_new_model(settings):
+    s = settings
+    return Block(s["d_model"], s["n_layers"], s["n_heads"], s["d_head"], s["n_ctx"], s["d_ff"],
+                 embed_std=s["init_std"]["embed"])
+
+
+NAMES = ("w_q", "w_k", "w_v", "w_o", "ln1_g", "ln1_b", "ln2_g", "ln2_b", "w_1", "b_1", "w_2", "b_2")
+
+
+def block_json(step, state):
+    """The file of one checkpoint: each layer {"kind": "block", its attention's w_q, w_k, w_v, w_o,
+    ln1_g/b, ln2_g/b, w_1 [d, d_ff], b_1, w_2 [d_ff, d], b_2}, and "ln_f": {"g", "b"}."""
+    layers, l = [], 0
+    while f"layers.{l}.w_q" in state:
+        layers.append(dict({"kind": "block"}, **{name: encode(state[f"layers.{l}.{name}"]) for name in NAMES}))
+        l += 1
+    return {"step": step, "encoding": "float32-le-base64", "embed": encode(state["embed"]),
+            "unembed": encode(state["unembed"]), "layers": layers,
+            "ln_f": {"g": encode(state["lnf_g"]), "b": encode(state["lnf_b"])}}
+
+
+def block_from_files(config, checkpoint, dtype=torch.float32):
+    model = Block(config["d_model"], config["n_layers"], config["n_heads"], config["d_head"], config["n_ctx"],
+                  config["d_ff"]).to(dtype)
+    with torch.no_grad():
+        model.embed.copy_(torch.from_numpy(decode(checkpoint["embed"])))
+        model.unembed.copy_(torch.from_numpy(decode(checkpoint["unembed"])))
+        model.lnf_g.copy_(torch.from_numpy(decode(checkpoint["ln_f"]["g"])))
+        model.lnf_b.copy_(torch.from_numpy(decode(checkpoint["ln_f"]["b"])))
+        for target, layer in zip(model.layers, checkpoint["layers"]):
+            for name in NAMES:
+                getattr(target, name).copy_(torch.from_numpy(decode(layer[name])))
+        model.positions.copy_(sinusoidal(config["n_ctx"], config["d_model"]))
+    return model
+
+
+def block_numpy_forward(config, checkpoint, ids):
+    """The block model in float64 numpy, written out plainly: {"attention", "logits", "stages"}."""
+    def ln(u, g, b):
+        mean = u.mean(axis=-1, keepdims=True)
+        return g * (u - mean) / np.sqrt(((u - mean) ** 2).mean(axis=-1, keepdims=True) + EPS) + b
+
+    erf = np.vectorize(math.erf)
+    n, d = len(ids), config["d_model"]
+    x = decode(checkpoint["embed"])[ids] + sinusoidal(n, d).numpy()
+    attention, stages = [], [x]
+    for layer in checkpoint["layers"]:
+        w = {name: decode(layer[name]) for name in NAMES}
+        u = ln(x, w["ln1_g"], w["ln1_b"])
+        update, heads = np.zeros_like(x), []
+        for h in range(config["n_heads"]):
+            q, k, v = u @ w["w_q"][h], u @ w["w_k"][h], u @ w["w_v"][h]
+            s = q @ k.T / math.sqrt(q.shape[1]) + np.triu(np.full((n, n), -np.inf), 1)
+            a = np.exp(s - s.max(axis=1, keepdims=True))
+            a /= a.sum(axis=1, keepdims=True)
+            update += a @ v @ w["w_o"][h]
+            heads.append(a)
+        x = x + update
+        stages.append(x)
+        h1 = ln(x, w["ln2_g"], w["ln2_b"]) @ w["w_1"] + w["b_1"]
+        x = x + (0.5 * h1 * (1 + erf(h1 / math.sqrt(2)))) @ w["w_2"] + w["b_2"]
+        stages.append(x)
+        attention.append(heads)
+    f = checkpoint["ln_f"]
+    return {"attention": attention, "stages": stages,
+            "logits": ln(x, decode(f["g"]), decode(f["b"])) @ decode(checkpoint["unembed"])}
+
+
+def block_accuracy(model, ids, starts=None):
+    """The next-letter accuracy (argmax) over every position, and over the second copy's letters
+    2..L when `starts` says where the copies are."""
+    with torch.no_grad():
+        logits = model(ids)[0]
+    predicted = logits[:, :-1].argmax(dim=-1) + 1
+    every = float((predicted == ids[:, 1:]).float().mean())
+    if starts is None:
+        return every, None
+    right = [predicted[b, p2:p2 + L - 1] == ids[b, p2 + 1:p2 + L] for b, (_, p2, L) in enumerate(starts)]
+    return every, float(torch.cat(right).float().mean())
+
+
+def train_block(out, steps, threads=SETTINGS["threads"]):
+    """Train the block model into out/block/ (checkpoints at `steps`, the page's), report what it
+    learned, whatever it is. Returns its folder."""
+    settings = dict(BLOCK, threads=threads)
+    folder = out / "block"
+    lines = []
+
+    def say(line=""):
+        print(LABEL + line, flush=True)
+        lines.append(line)
+
+    say(f"Training the block model: pre-norm blocks (LayerNorm, {settings['n_heads']} heads, an FFN of "
+        f"{settings['d_ff']} GELU units), a final LayerNorm; {len(word_list())} Italian words of lexicon/it.csv; "
+        f"the page's model's seed {settings['seed']} and {settings['steps']} steps")
+    began = time.monotonic()
+    run = train(settings, say, new_model=block_new_model, batch=block_training_batch, heldout=block_heldout_batch(settings))
+    ids, starts = block_heldout_batch(settings)
+    with torch.no_grad():
+        attention = run["model"](ids)[1]
+    previous, induction = head_scores(attention, starts, settings["n_ctx"])
+    heads = ([0, int(np.argmax(previous))], [1, int(np.argmax(induction))])
+    say("layer 1, mean weight on the previous token, per head: " + ", ".join(f"{w:.3f}" for w in previous))
+    say("layer 2, mean weight on the token after the earlier occurrence, per head: "
+        + ", ".join(f"{w:.3f}" for w in induction))
+    config, _ = export(run, settings, folder, heads, say, steps, to_json=block_json)
+    a = settings["acceptance"]
+    rng = random.Random(settings["seed"] + a["seed_offset"])
+    words_batch = repeated_words(rng, a["sequences"], a["segment_words"], settings["n_ctx"])
+    made_up_batch = repeated_words(rng, a["sequences"], a["segment_words"], settings["n_ctx"], 10)
+    c, files = load_exported(folder)
+    figures = {}
+    for step in (c["checkpoints"][0]["step"], c["checkpoints"][-1]["step"]):
+        m = block_from_files(c, files[step])
+        every, words_copied = block_accuracy(m, *words_batch)
+        _, made_up_copied = block_accuracy(m, *made_up_batch)
+        figures[step] = {"accuracy": round(every, 4), "copy_words": round(words_copied, 4),
+                         "copy_made_up": round(made_up_copied, 4)}
+        say(f"step {step}: {a['sequences']} held-out sequences of Italian words: next-letter accuracy {every:.3f}; "
+            f"on a repeated piece's letters 2..L: {words_copied:.3f} ({a['segment_words']} words), "
+            f"{made_up_copied:.3f} (a made-up word of 10 letters)")
+    c["acceptance"] = dict(figures[c["checkpoints"][-1]["step"]],
+                           induction_weight=round(induction[heads[1][1]], 4),
+                           previous_weight=round(previous[heads[0][1]], 4))
+    (folder / "model.json").write_text(readable_json(c) + "\n", encoding="utf-8")
+    (folder / "training-log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"{LABEL}trained in {time.monotonic() - began:.0f} s; wrote {folder}/")
+    return folder
+
+
+def block_torch_case(config, checkpoint, letters):
+    model = block_from_files(config, checkpoint, dtype=torch.float64)
+    with torch.no_grad():
+        logits, attention, stages = model(torch.tensor([ids_of(letters)]), stages=True)
+    return {"checkpoint": checkpoint["step"], "letters": letters,
+            "attention": [[a[0, h].tolist() for h in range(a.shape[1])] for a in attention],
+            "stages": [s[0].tolist() for s in stages], "logits": logits[0].tolist()}
+
+
+def write_block_fixture(out, path):
+    """PyTorch's float64 forward of the block model on three checkpoints: tests/data/model_block_torch.json."""
+    if path is None:
+        return
+    config, checkpoints = load_exported(out / "block")
+    kept = [c["step"] for c in config["checkpoints"]]
+    texts = ["ilgattodorme", "lacasalacasa", "".join(make_words(random.Random(5), dict(BLOCK["data"], letters=39)))]
+    cases = [block_torch_case(config, checkpoints[step], t) for step in (kept[0], kept[len(kept) // 2], kept[-1])
+             for t in texts]
+    Path(path).write_text(json.dumps({"cases": cases}) + "\n", encoding="utf-8")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -993,6 +1312,46 @@ def check_arch(settings, Model, check):
                   f"largest difference {worst_app:.1e} (< 1e-9)")
 
 
+def check_block(Model, check):
+    """Train a tiny block model briefly, export it, reload it, and compare the forward passes
+    (torch float32 and float64, numpy, app/model.py's), stages included, each through `check`."""
+    settings = dict(BLOCK, d_model=16, d_ff=64, n_heads=2, d_head=8, steps=20, batch=8, curve_every=5, keep_min=4,
+                    heldout=dict(BLOCK["heldout"], sequences=8))
+    run = train(settings, say=lambda line: None, new_model=block_new_model, batch=block_training_batch,
+                heldout=block_heldout_batch(settings))
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder)
+        export(run, settings, out, ([0, 0], [1, 0]), say=lambda line: None, to_json=block_json)
+        config, checkpoints = load_exported(out)
+        check("block: each layer's LayerNorms and FFN are in its files",
+              all(set(NAMES) <= set(layer) for c in checkpoints.values() for layer in c["layers"]))
+        worst32 = worst64 = worst_app = 0.0
+        for checkpoint in checkpoints.values():
+            app = Model.from_json(config, checkpoint) if Model else None
+            for letters in ("ilgattodorme", "casaqwertycasaqwerty"):
+                ids = ids_of(letters)
+                reference = block_numpy_forward(config, checkpoint, ids)
+                for dtype in (torch.float32, torch.float64):
+                    with torch.no_grad():
+                        logits, attention, stages = block_from_files(config, checkpoint, dtype)(
+                            torch.tensor([ids]), stages=True)
+                    diff = max(largest_difference(logits[0], reference["logits"]),
+                               largest_difference(torch.stack([s[0] for s in stages]), reference["stages"]))
+                    if dtype == torch.float32:
+                        worst32 = max(worst32, diff)
+                    else:
+                        worst64 = max(worst64, diff)
+                if app:
+                    result = app.run(ids)
+                    worst_app = max(worst_app, largest_difference(result["logits"], reference["logits"]),
+                                    largest_difference(result["stages"], reference["stages"]))
+        check("block: the reloaded torch forward (float32) equals a float64 numpy forward", worst32 < 1e-4,
+              f"largest difference {worst32:.1e} (< 1e-4)")
+        check("block: in float64 it equals it", worst64 < 1e-9, f"largest difference {worst64:.1e} (< 1e-9)")
+        if Model:
+            check("block: app/model.py's Model.run equals it", worst_app < 1e-9, f"largest difference {worst_app:.1e} (< 1e-9)")
+
+
 def main_check():
     failures = 0
 
@@ -1007,6 +1366,7 @@ def main_check():
         check_pipeline(settings, Model, check)
     for arch in ARCHS:  # (the selective mixer: in both layers, then beside attention)
         check_arch(dict(CHECK_SETTINGS, arch=arch, d_key=4), Model, check)
+    check_block(Model, check)
 
     # The committed model, if there is one: its checkpoints still give the fixture's numbers.
     committed = ROOT / "model"

@@ -77,8 +77,9 @@ LAB = Lab(
         # Model mode (docs/DESIGN.md, "Beyond attention"): which of the page's trained models runs. The
         # forward pass is the core's (app/model.py reads a selective layer); the copy view is this lab's.
         Setting(attr="arch",
-                help=("model mode: which trained model runs, all trained alike: attention (the page's model), ssm "
-                      "(both layers the selective mixer, a fixed state) or hybrid (layer 1 selective, layer 2 attention)"),
+                help=("model mode: which trained model runs: attention (the page's model), ssm (both layers the "
+                      "selective mixer, a fixed state), hybrid (layer 1 selective, layer 2 attention), all three "
+                      "trained alike, or block (whole blocks: LayerNorm, an FFN, trained on Italian words)"),
                 example="ssm",
                 url="arch", host="arch", control="arch", kind="choice", default="attention",
                 choices=ARCHS),

@@ -13,7 +13,7 @@ from app.i18n import percent, text
 from app.numbers import whole
 from app.views import registry
 from app.views.html import esc
-from app.labs.beyond import ARCHS
+from app.model import COPY_ARCHS as ARCHS
 
 W, H = 640, 264  # the chart's drawing (SVG units)
 LEFT, RIGHT, TOP, BOTTOM = 74, 16, 54, 46  # its margins: the y ticks and title left, the legend and the band's name above, L below
@@ -55,6 +55,7 @@ STRINGS = {
         "model_selective_name": 'selettivo: punteggi con segno',
         "model_heads_selective": "In un livello selettivo (Mamba) ogni casella è un punteggio s = L · q·k / √N, con segno: una riga non somma a 100 e non c'è una finestra.",
         "model_intro_ssm": "Questo è il modello SSM, addestrato come quello della pagina: in entrambi gli strati l'attention è sostituita dal miscelatore selettivo (Mamba-2), che tiene uno stato di misura fissa al posto di ogni k e v.",
+        "model_intro_block": "Questo è il modello a blocchi interi: in ogni strato LayerNorm e le teste, poi LayerNorm e una FFN; un'ultima LayerNorm prima di W_U. È addestrato su parole italiane del lessico della pagina, scritte senza spazi.",
         "model_intro_hybrid": 'Questo è il modello ibrido, addestrato come quello della pagina: lo strato 1 è il miscelatore selettivo (Mamba-2), lo strato 2 è attention, come Jamba alterna i due.',
         "model_jump_state": "Fra il passo {a} e il passo {b} il punteggio in contesto scende (da {icl_a} a {icl_b}; metà della discesa intorno al passo {step}): il modello comincia a usare quello che ha già letto, attraverso il suo stato. Senza attention non c'è una testa di induzione da guardare. La loss nello stesso tratto va da {loss_a} a {loss_b}.",
         "model_jump_state_plain": 'Intorno al passo {step} il punteggio in contesto scende: il modello comincia a usare quello che ha già letto, attraverso il suo stato.',
@@ -92,6 +93,7 @@ STRINGS = {
         "model_selective_name": 'selective: signed scores',
         "model_heads_selective": 'In a selective (Mamba) layer each cell is a score s = L · q·k / √N, signed: a row does not sum to 100 and there is no window.',
         "model_intro_ssm": "This is the SSM model, trained like the page's: in both layers attention is replaced by the selective mixer (Mamba-2), which keeps a state of a fixed size instead of every k and v.",
+        "model_intro_block": "This is the model with whole blocks: in each layer LayerNorm and the heads, then LayerNorm and an FFN; a last LayerNorm before W_U. It is trained on Italian words of the page's lexicon, written with no spaces.",
         "model_intro_hybrid": "This is the hybrid model, trained like the page's: layer 1 is the selective mixer (Mamba-2), layer 2 is attention, as Jamba alternates the two.",
         "model_jump_state": 'Between step {a} and step {b} the in-context score falls (from {icl_a} to {icl_b}; half of the drop around step {step}): the model starts using what it has already read, through its state. Without attention there is no induction head to watch. The loss goes from {loss_a} to {loss_b} over the same steps.',
         "model_jump_state_plain": 'Around step {step} the in-context score falls: the model starts using what it has already read, through its state.',

@@ -1,0 +1,212 @@
+"""The letter model with whole blocks (`arch` = block; docs/model.md, "The whole block"): its forward
+pass against the tests' numpy (LayerNorm as torch defines it, GELU's erf form, the residuals) and
+PyTorch's, its stages, logit lens, LayerNorm and FFN units in the state against numpy, a LayerNorm
+number worked by hand, and the encoder and decoder view against numpy's attention."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from app import contract, model, settings as schema
+from app.lexicon import Lexicons
+from tests import model_reference as ref
+from tests.labs.beyond.test_page import section, started
+from tests.reference import ROOT, attention_matrix, shown
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+CONFIG = ref.config("block")
+FIXTURE = json.loads((ROOT / "tests" / "data" / "model_block_torch.json").read_text(encoding="utf-8"))["cases"]
+TEXTS = ("ilgattodorme", "lacasalacasa", "quandoilcanegiocaquandoilcane")
+
+
+def ids_of(letters):
+    return [0] + [1 + LETTERS.index(c) for c in letters]
+
+
+def weights(step):
+    return ref.weights(next(c["file"] for c in CONFIG["checkpoints"] if c["step"] == step), "block")
+
+
+def three_steps():
+    steps = [c["step"] for c in CONFIG["checkpoints"]]
+    return steps[0], steps[len(steps) // 2], steps[-1]
+
+
+def state(text, focus=None, lang="en"):
+    settings = schema.Settings(sentence=text, mode="model", lang=lang, arch="block", focus=focus)
+    return contract.build_state(settings, [], contract.compute(settings, []))
+
+
+def test_the_block_model_is_the_documented_shape():
+    """Two pre-norm blocks of 4 heads and an FFN of 4·32 units, LayerNorm's ε 1e-5, checkpoints kept at
+    the page's model's steps."""
+    assert CONFIG["arch"] == "block" and CONFIG["layers"] == ["block", "block"]
+    assert CONFIG["d_ff"] == 4 * CONFIG["d_model"] and CONFIG["eps"] == 1e-5
+    assert [c["step"] for c in CONFIG["checkpoints"]] == [c["step"] for c in ref.config()["checkpoints"]]
+    w = weights(CONFIG["checkpoints"][-1]["step"])
+    assert w["layers"][0]["w_1"].shape == (32, 128) and w["layers"][0]["w_2"].shape == (128, 32)
+
+
+@pytest.mark.parametrize("step", three_steps())
+def test_forward_pass_equals_numpy_on_three_checkpoints(step):
+    """Every head's weights, every stage of the stream and every logit equal numpy's to 1e-9."""
+    ours = model.checkpoint(step, "block")
+    for letters in TEXTS:
+        run = ours.run(ids_of(letters))
+        patterns, logits, stages, hidden = ref.block_forward(weights(step), ids_of(letters))
+        for layer in range(2):
+            np.testing.assert_allclose(run["attention"][layer], patterns[layer], rtol=0, atol=1e-9)
+            np.testing.assert_allclose(run["hidden"][layer], hidden[layer], rtol=0, atol=1e-9)
+        np.testing.assert_allclose(run["stages"], stages, rtol=0, atol=1e-9)
+        np.testing.assert_allclose(run["logits"], logits, rtol=0, atol=1e-9)
+
+
+def test_forward_pass_equals_pytorch_on_the_committed_weights():
+    """PyTorch's float64 forward (its own LayerNorm and GELU), written by `make model` on three
+    checkpoints, equals the page's stages and logits to 1e-9."""
+    assert len({case["checkpoint"] for case in FIXTURE}) == 3
+    for case in FIXTURE:
+        run = model.checkpoint(case["checkpoint"], "block").run(ids_of(case["letters"]))
+        np.testing.assert_allclose(run["logits"], case["logits"], rtol=0, atol=1e-9)
+        np.testing.assert_allclose(run["stages"], case["stages"], rtol=0, atol=1e-9)
+        np.testing.assert_allclose(run["attention"], case["attention"], rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("focus", (None, 3))
+def test_the_state_holds_the_stages_lens_layernorm_and_ffn_of_numpy(focus):
+    """At the selected position (else the last): the stages' names and vectors, the logit lens's top 3
+    letters and probabilities, layer 1's LN₁ mean, variance and normalised vector, and each layer's 3
+    units that fire most with the letters their W₂ row pushes up: all numpy's."""
+    text = "ilgattodormeilgatto"
+    s = state(text, focus)["model"]
+    w = weights(CONFIG["checkpoints"][-1]["step"])
+    _, _, stages, hidden = ref.block_forward(w, ids_of(text))
+    i = len(text) if focus is None else focus
+    assert [st["name"] for st in s["stages"]] == ["embed", "attn1", "ffn1", "attn2", "ffn2"]
+    np.testing.assert_allclose([st["x"] for st in s["stages"]], [x[i] for x in stages], rtol=0, atol=1e-9)
+    for x, lens in zip(stages, s["lens"]):
+        logits = ref.layer_norm(x[i], *w["ln_f"]) @ w["unembed"]
+        p = np.exp(logits - logits.max())
+        p /= p.sum()
+        order = np.argsort(-p, kind="stable")[:3]
+        assert [c for c, _ in lens] == [LETTERS[c] for c in order]
+        np.testing.assert_allclose([q for _, q in lens], p[order], rtol=0, atol=1e-12)
+    u = stages[0][i]
+    assert math.isclose(s["ln"]["mean"], u.mean(), abs_tol=1e-12) and math.isclose(s["ln"]["var"], u.var(), abs_tol=1e-12)
+    np.testing.assert_allclose(s["ln"]["normed"], (u - u.mean()) / np.sqrt(u.var() + 1e-5), rtol=0, atol=1e-12)
+    assert abs(np.mean(s["ln"]["normed"])) < 1e-12 and abs(np.var(s["ln"]["normed"]) - 1) < 1e-3
+    expected = []
+    for layer, h in enumerate(hidden):
+        for unit in np.argsort(-h[i], kind="stable")[:3]:
+            pushed = w["layers"][layer]["w_2"][unit] @ w["unembed"]
+            expected.append((layer, int(unit), [LETTERS[c] for c in np.argsort(-pushed, kind="stable")[:3]]))
+    assert [(u["layer"], u["unit"], u["promotes"]) for u in s["ffn"]] == expected
+
+
+def test_the_other_models_have_no_stages():
+    """The page's model and the ssm have no blocks: model.stages, lens, ln and ffn are null."""
+    settings = schema.Settings(sentence="abcabc", mode="model", lang="en")
+    s = contract.build_state(settings, [], contract.compute(settings, []))["model"]
+    assert s["stages"] is None and s["lens"] is None and s["ln"] is None and s["ffn"] is None
+
+
+@pytest.mark.parametrize("lang", ("it", "en"))
+def test_the_layernorm_view_works_one_number_by_hand(lang):
+    """Step 2 writes the mean, √(var + ε) and the first number's way through LN₁ as a student checks it:
+    (x₀ − mean)/√(var + ε), then × γ₀ + β₀, each number numpy's as the page writes it."""
+    _, html = started([("lang", lang), ("path", "transformer"), ("step", "2")], Lexicons())
+    view = section(html, "block-ln")
+    s = state("il gatto dorme sul divano il gatto dorme", None, lang)["model"]
+    w = weights(CONFIG["checkpoints"][-1]["step"])
+    text = "ilgattodormesuldivanoilgattodorme"
+    u = ref.block_forward(w, ids_of(text))[2][0][len(text)]
+    sd = math.sqrt(u.var() + 1e-5)
+    g, b = w["layers"][0]["ln1_g"][0], w["layers"][0]["ln1_b"][0]
+    for value in (u.mean(), sd, u[0], (u[0] - u.mean()) / sd, g, b, (u[0] - u.mean()) / sd * g + b):
+        assert shown(value, 3, lang) in view, (value, view)
+    assert s["arch"] == "block"
+
+
+@pytest.mark.parametrize("lang", ("it", "en"))
+def test_encoder_and_decoder_are_the_same_head_without_and_with_the_mask(lang):
+    """Step 5: the active head's matrix twice; the encoder's rows are numpy's softmax over every word,
+    the decoder's over the words up to the row's, with · above the diagonal."""
+    text = "il gatto dorme sul divano"
+    page, html = started([("lang", lang), ("path", "transformer"), ("step", "5"), ("s", text)], Lexicons())
+    view = section(html, "encdec")
+    published = contract.build_state(page.settings, page.tokens, page.record)
+    cards = np.array([t["card"] for t in published["tokens"]])
+    q, k, v = (cards @ np.array(published[name]) for name in ("w_q", "w_k", "w_v"))
+    for masked, part in ((False, view[:view.index('data-masked="true"')]), (True, view[view.index('data-masked="true"'):])):
+        w = attention_matrix(q, k, v, mask=masked, include_self=True)["weights"]
+        rows = part.split("<tbody>")[1].split("</tbody>")[0].split("</tr>")[:-1]
+        assert len(rows) == 5
+        for i, row in enumerate(rows):
+            cells = [c.split(">")[-1] for c in row.split("</td>")[:-1]]
+            expected = ["·" if masked and j > i else shown(100 * w[i][j], 0, lang) for j in range(5)]
+            assert cells == expected, (masked, i, cells, expected)
+
+
+PAIRS = (("it", "Il gatto dorme sul divano", "The cat sleeps on the sofa"),
+         ("en", "The cat sleeps on the sofa", "Il gatto dorme sul divano"))
+
+
+def cross_state(lang, source, target, head):
+    page, html = started([("lang", lang), ("path", "transformer"), ("step", "6"), ("s", source), ("target", target),
+                          ("head", str(head))], Lexicons())
+    return contract.build_state(page.settings, page.tokens, page.record), section(html, "cross")
+
+
+@pytest.mark.parametrize("lang,source,target", PAIRS)
+@pytest.mark.parametrize("head", range(4))
+def test_cross_attention_is_numpys_for_both_directions_and_every_head(lang, source, target, head):
+    """The target's cards (its own language's lexicon) through W_Q ask, the sentence's cards through W_K and
+    W_V answer, no mask, the page's divisor: weights and output equal numpy's; the table shows them."""
+    s, view = cross_state(lang, source, target, head)
+    other = "en" if lang == "it" else "it"
+    target_cards = ref_cards(other, s["cross"]["target"])
+    source_cards = np.array([t["card"] for t in s["tokens"]])
+    h = s["heads"][head]
+    q, k, v = target_cards @ np.array(h["w_q"]), source_cards @ np.array(h["w_k"]), source_cards @ np.array(h["w_v"])
+    expected = attention_matrix(q, k, v)  # (no mask, no self rule: n_t ≠ n_s, every source word a candidate)
+    np.testing.assert_allclose(s["cross"]["weights"], expected["weights"], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(s["cross"]["output"], expected["output"], rtol=0, atol=1e-12)
+    assert s["cross"]["source"] == [t["text"] for t in s["tokens"]]
+    rows = view.split("<tbody>")[1].split("</tbody>")[0].split("</tr>")[:-1]
+    for row, weights in zip(rows, expected["weights"]):
+        assert [c.split(">")[-1] for c in row.split("</td>")[:-1]] == [shown(100 * w, 0, lang) for w in weights]
+
+
+def ref_cards(lang, words):
+    """The cards of `words` in `lang`'s lexicon, as the tests read the lexicon files (tests/reference.py)."""
+    from tests.reference import lexicon_cards
+    cards = lexicon_cards(lang)
+    return np.array([cards[w.lower()] for w in words])
+
+
+@pytest.mark.parametrize("lang,source,target", PAIRS)
+def test_like_with_like_aligns_translations_and_who_does_what_finds_the_subject(lang, source, target):
+    """Hand-checked on the example pair: «Simile cerca simile» sends cat to gatto, sleeps to dorme, sofa to
+    divano; «Chi fa cosa» sends the translation's verb to the sentence's subject."""
+    align = {}
+    for head in (3, 0):
+        s, _ = cross_state(lang, source, target, head)
+        c = s["cross"]
+        align[head] = {w: c["source"][int(np.argmax(row))] for w, row in zip(c["target"], c["weights"])}
+    pairs = {"cat": "gatto", "sleeps": "dorme", "sofa": "divano"}
+    if lang == "en":
+        pairs = {b: a for a, b in pairs.items()}
+    for word, counterpart in pairs.items():
+        assert align[3][word] == counterpart
+    verb, subject = ("sleeps", "gatto") if lang == "it" else ("dorme", "cat")
+    assert align[0][verb] == subject
+
+
+def test_no_target_no_cross_and_an_unreadable_one_keeps_the_old():
+    """Without a target the state's cross is null; an empty target is none."""
+    page, _ = started([("path", "transformer"), ("step", "6"), ("s", "Il gatto dorme")], Lexicons())
+    assert contract.build_state(page.settings, page.tokens, page.record)["cross"] is None
+    page, _ = started([("path", "transformer"), ("step", "6"), ("s", "Il gatto dorme"), ("target", " ")], Lexicons())
+    assert page.settings.target == ""
