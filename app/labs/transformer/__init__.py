@@ -5,13 +5,30 @@ and decoder side by side on the student's sentence; its path `path=transformer` 
 state is (app/contract.py: model.stages, lens, ln, ffn); this folder draws and teaches it."""
 
 from app.labs import Lab
-from app.setting import Setting
+from app.setting import Bad, Setting
+
+
+TARGETS = {}  # (text, language) → its tokens, read by `take_target` with that language's lexicon
+
+
+def other(lang):
+    return "en" if lang == "it" else "it"
 
 
 def take_target(settings, value, change):
-    """(cross.py's, where the lexicon reads it: the manifest comes before the lab's modules)"""
-    from app.labs.transformer import cross
-    return cross.take_target(settings, value, change)
+    """The translation, read with the other language's lexicon (its files first where they are not
+    here: lexicon.Needed); an empty one is none (""); one the page cannot read keeps the old one and
+    says why. (Here in the manifest: a link or a host message naming `target` is read before the
+    lab's other modules are here.)"""
+    from app import settings as schema  # (the core's settings import this manifest: imported when called)
+    if value is None or not value.strip():
+        return settings.copy(target="")
+    lang = other(schema.reading(settings))
+    tokens, problem = schema.check_sentence(value, change.lexicons[lang], settings.limit)
+    if tokens is None:
+        raise Bad(problem, keep=settings)
+    TARGETS[(value, lang)] = tokens
+    return settings.copy(target=value)
 
 
 LAB = Lab(

@@ -7,12 +7,11 @@ mask, the page's divisor. The state's `cross` = {"source", "target", "weights" n
 
 from app import attention, attention_fast, contract, settings as schema
 from app.i18n import percent, text
-from app.setting import Bad
+from app.labs.transformer import TARGETS, other
 from app.views import registry
 from app.views.heatmap import CELLS, whole_percent
 from app.views.html import esc
 
-TARGETS = {}  # (text, language) → its tokens, read by `take_target` with that language's lexicon
 PAIRS = {  # two example pairs in each direction: (source, target), the source's language first
     "it": (("Il gatto dorme sul divano", "The cat sleeps on the sofa"),
            ("La bambina legge un libro", "The girl reads a book")),
@@ -65,24 +64,6 @@ STRINGS = {
     },
 }
 registry.add_strings(STRINGS)
-
-
-def other(lang):
-    return "en" if lang == "it" else "it"
-
-
-def take_target(settings, value, change):
-    """The translation, read with the other language's lexicon (its files first where they are not
-    here: lexicon.Needed); an empty one is none; one the page cannot read keeps the old one and says
-    why."""
-    if value is None or not value.strip():
-        return settings.copy(target="")
-    lang = other(schema.reading(settings))
-    tokens, problem = schema.check_sentence(value, change.lexicons[lang], settings.limit)
-    if tokens is None:
-        raise Bad(problem, keep=settings)
-    TARGETS[(value, lang)] = tokens
-    return settings.copy(target=value)
 
 
 class Cross:
