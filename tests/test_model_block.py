@@ -210,3 +210,20 @@ def test_no_target_no_cross_and_an_unreadable_one_keeps_the_old():
     assert contract.build_state(page.settings, page.tokens, page.record)["cross"] is None
     page, _ = started([("path", "transformer"), ("step", "6"), ("s", "Il gatto dorme"), ("target", " ")], Lexicons())
     assert page.settings.target == ""
+
+
+def test_the_command_line_reads_a_translation_and_runs_the_block_model():
+    """`python -m app --target … --json` gives the cross-attention of the translation; `--mode model
+    --arch block` the block model's stages, the last lens equal to the prediction's top letters."""
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "app", "--target", "The cat sleeps", "Il gatto dorme", "--json"],
+                         cwd=ROOT, capture_output=True, text=True, check=True)
+    cross = json.loads(out.stdout)["cross"]
+    assert cross["source"] == ["Il", "gatto", "dorme"] and cross["target"] == ["The", "cat", "sleeps"]
+    assert all(abs(sum(row) - 1) < 1e-12 for row in cross["weights"])
+    out = subprocess.run([sys.executable, "-m", "app", "--mode", "model", "--arch", "block", "il gatto", "--json"],
+                         cwd=ROOT, capture_output=True, text=True, check=True)
+    got = json.loads(out.stdout)["model"]
+    assert [s["name"] for s in got["stages"]] == ["embed", "attn1", "ffn1", "attn2", "ffn2"]
+    assert [c for c, _ in got["lens"][-1]] == [c for c, _ in got["top"][-1]]

@@ -173,7 +173,7 @@ def draw_stream(ctx):
             f'<p>{t("block_intro", d_ff=config_d_ff, i=i, token=text(lang, "model_start") if i == 0 else token)}</p>'
             f'<p>{t("block_stream_text")}</p>'
             f'<div class="table-wrap" role="region" tabindex="0" aria-label="{t("block_stream_heading")}">'
-            f'<table class="steps block-stages" data-narrow><thead><tr>{head}</tr></thead>'
+            f'<table class="steps block-stages"><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
     return registry.section("block-stream", body, "block-section")
 

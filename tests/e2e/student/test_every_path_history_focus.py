@@ -249,6 +249,11 @@ def change_by_keyboard(page, control):
         check(f"typed {typed} + Enter")
         press(page, "ArrowDown")
         check("ArrowDown")
+    elif kind == "text":  # (a translation's box: typed, then Enter commits it)
+        page.keyboard.press("Control+a")
+        page.keyboard.type("the cat")
+        press(page, "Enter")
+        check("typed + Enter")
     elif kind == "button":
         press(page, "Enter")
         check("Enter")

@@ -23,9 +23,10 @@ PATHS = {way.id: len(way.steps) for way in registry.paths().values()}
 LEXICONS = Lexicons()
 PHONE, DESKTOP = 390, 1280
 RESERVED = 150  # px a block may be taller than its content (its margins, a border, a line of slack)
-# Left out: model mode's grids, one a head, a row and a column for each of the letters (up to 40):
-# read in their own box, which scrolls both ways with the row names kept at its left.
-GRIDS = "table.model-table"
+# Left out: model mode's grids, one a head, a row and a column for each of the letters (up to 40),
+# and the transformer lab's encoder, decoder and alignment grids (a row and a column a word): read in
+# their own box, which scrolls both ways with the row names kept at its left.
+GRIDS = "table.model-table, table.encdec-table, table.cross-table"
 
 # Every visible table of the step's text (#path) and views (#analysis, #editor), with each section's
 # height as the page shows it and as its content makes it. A section skipping its layout while off
