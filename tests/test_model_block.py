@@ -227,3 +227,13 @@ def test_the_command_line_reads_a_translation_and_runs_the_block_model():
     got = json.loads(out.stdout)["model"]
     assert [s["name"] for s in got["stages"]] == ["embed", "attn1", "ffn1", "attn2", "ffn2"]
     assert [c for c, _ in got["lens"][-1]] == [c for c, _ in got["top"][-1]]
+
+
+@pytest.mark.parametrize("arch", ("ssm", "hybrid", "block"))
+def test_the_explorer_in_model_mode_draws_every_arch(arch):
+    """A link to model mode with another arch opens the explorer whole: its views drawn (the generation
+    lab's among them), no error said in place of them."""
+    page, html = started([("mode", "model"), ("arch", arch), ("s", "abcabc")], Lexicons())
+    assert page.settings.arch == arch
+    assert 'id="view-predictions"' in html and 'id="view-generation"' in html
+    assert "Traceback" not in html and 'class="error"' not in html

@@ -228,7 +228,7 @@ def kv_choice(ctx):
     said = text(lang, "gen_kv_own" if record.model.variant is None else "gen_kv_help",
                 n=cache_per_token(record.model.kv_heads, d), full=cache_per_token(record.model.heads, d))
     found = model.config(record.model.variant).get("acceptance")
-    if found is not None:
+    if found is not None and "pass" in found:  # (a key/value variant's figures; the block model's are others)
         layer, head = record.induction_head
         said += " " + text(lang, "gen_kv_formed" if found["pass"] else "gen_kv_not_formed", layer=layer + 1,
                            head=head + 1, weight=percent(found["induction_weight"], lang, "bar"),
