@@ -259,10 +259,16 @@ WEIGHTS = ("w_q", "w_k", "w_v", "w_o", "w_delta", "b_delta", "a",  # (an attenti
 EPS = 1e-5  # LayerNorm's ε, torch's
 
 
-def layer_norm(u, g, b):
-    """γ·(u − mean)/√(var + ε) + β over one vector, var without Bessel's correction (torch's)."""
+def moments(u):
+    """(mean, var) of one vector, var without Bessel's correction (torch's LayerNorm)."""
     mean = sum(u) / len(u)
-    scale = 1 / math.sqrt(sum((x - mean) ** 2 for x in u) / len(u) + EPS)
+    return mean, sum((x - mean) ** 2 for x in u) / len(u)
+
+
+def layer_norm(u, g, b):
+    """γ·(u − mean)/√(var + ε) + β over one vector (`moments`)."""
+    mean, var = moments(u)
+    scale = 1 / math.sqrt(var + EPS)
     return [gi * (x - mean) * scale + bi for x, gi, bi in zip(u, g, b)]
 
 
@@ -333,19 +339,20 @@ class Model:
         n × n, "z": [layer][head] n × d_head (A · v), "residual": [layer] n × d (after it),
         "logits": n × 26, "probs": n × 26}. A selective layer's "attention" is its mixing matrix
         (`selective_scores`: signed, a row need not sum to 1; the window does not apply to it), and
-        "delta" [layer][head] holds its Δ_t (None for an attention layer)."""
+        "delta" [layer][head] holds its Δ_t (None for an attention layer). "stages": the residual
+        stream after the embedding and after each layer (a block's: after its attention and after its
+        FFN); "hidden" [layer] n × d_ff: a block's FFN units after GELU."""
         n = len(ids)
         starts = [first_key(i, window) for i in range(n)]
         x = [[e + p for e, p in zip(self.embed[t], row)] for t, row in zip(ids, self.positions)]
         out = {"embedded": x, "q": [], "k": [], "v": [], "attention": [], "z": [], "residual": [], "delta": [],
-               "ln1": [], "hidden": [], "stages": [x]}
+               "hidden": [], "stages": [x]}
         for number, layer in enumerate(self.layers):
             selective = layer.get("kind") == "selective"
             block = layer.get("kind") == "block"
             heads = {"q": [], "k": [], "v": [], "attention": [], "z": []}
             if block:  # (pre-norm: the heads read LN₁(x); the stream itself stays x)
                 normed = [layer_norm(row, layer["ln1_g"], layer["ln1_b"]) for row in x]
-                out["ln1"].append(normed)
                 q_all, k_all, v_all = ([matmul(normed, w) for w in layer[name]] for name in ("w_q", "w_k", "w_v"))
             elif number == 0:  # (from the tables: E[t_i] · W + P_i · W)
                 q_all, k_all, v_all = ([[[a + b for a, b in zip(by_token[t], by_position[i])] for i, t in enumerate(ids)]
@@ -435,8 +442,7 @@ class Record:
             probs = softmax(matmul([layer_norm(stage["x"], *m.ln_f)], m.unembed)[0])
             lens.append([[m.outputs[c], probs[c]] for c in sorted(range(len(probs)), key=lambda c: -probs[c])[:TOP]])
         u = self.run["stages"][0][i]
-        mean = sum(u) / len(u)
-        var = sum((x - mean) ** 2 for x in u) / len(u)
+        mean, var = moments(u)
         normed = [(x - mean) / math.sqrt(var + EPS) for x in u]
         ffn = []
         for l, layer in enumerate(m.layers):

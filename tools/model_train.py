@@ -728,11 +728,7 @@ def train_arch(arch, out, steps, threads=SETTINGS["threads"]):
     never failed on. Returns its folder."""
     settings = dict(SETTINGS, arch=arch, threads=threads)
     folder = out / arch
-    lines = []
-
-    def say(line=""):
-        print(LABEL + line, flush=True)
-        lines.append(line)
+    say, lines = log()
 
     say(f"Training the {arch} model: layers {', '.join(ARCHS[arch])}; selective heads with N = "
         f"{settings.get('d_key', D_KEY)} (a state of {settings.get('d_key', D_KEY) * settings['d_head']} numbers a head); "
@@ -784,6 +780,18 @@ def write_arch_fixture(out, path):
     path.write_text(json.dumps({"cases": cases}) + "\n", encoding="utf-8")
 
 
+def log():
+    """(say, lines): `say(line)` prints the line (after LABEL) and keeps it in `lines`, the model's
+    training-log.txt."""
+    lines = []
+
+    def say(line=""):
+        print(LABEL + line, flush=True)
+        lines.append(line)
+
+    return say, lines
+
+
 def train_lane(lane, out, steps):
     """One process's models, in turn, each with one thread (`main_train`): ("kv", g) a variant with
     g key/value heads, ("arch", name) an architecture of ARCHS, ("block", None) the block model. Their lines are printed with the
@@ -816,11 +824,7 @@ def train_one(settings, out, fixture, steps=None):
     `fixture`: where PyTorch's forward on three checkpoints goes (None: not written); `steps`: the
     training steps whose checkpoints are kept (None: `pick_checkpoints`). Returns the exit status
     (1 when the acceptance fails) and the steps kept."""
-    lines = []
-
-    def say(line=""):
-        print(LABEL + line, flush=True)
-        lines.append(line)
+    say, lines = log()
 
     say(f"Training the letter model: torch {torch.__version__}, seed {settings['seed']}, "
         f"{settings['steps']} steps of {settings['batch']} sequences, Adam lr {settings['lr']}")
@@ -1131,18 +1135,15 @@ def train_block(out, steps, threads=SETTINGS["threads"]):
     learned, whatever it is. Returns its folder."""
     settings = dict(BLOCK, threads=threads)
     folder = out / "block"
-    lines = []
-
-    def say(line=""):
-        print(LABEL + line, flush=True)
-        lines.append(line)
+    say, lines = log()
 
     say(f"Training the block model: pre-norm blocks (LayerNorm, {settings['n_heads']} heads, an FFN of "
         f"{settings['d_ff']} GELU units), a final LayerNorm; {len(word_list())} Italian words of lexicon/it.csv; "
         f"the page's model's seed {settings['seed']} and {settings['steps']} steps")
     began = time.monotonic()
-    run = train(settings, say, new_model=block_new_model, batch=block_training_batch, heldout=block_heldout_batch(settings))
-    ids, starts = block_heldout_batch(settings)
+    heldout = block_heldout_batch(settings)
+    run = train(settings, say, new_model=block_new_model, batch=block_training_batch, heldout=heldout)
+    ids, starts = heldout
     with torch.no_grad():
         attention = run["model"](ids)[1]
     previous, induction = head_scores(attention, starts, settings["n_ctx"])

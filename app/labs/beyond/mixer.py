@@ -24,17 +24,13 @@ import math
 import operator
 
 from app.attention_fast import LAZY_CELLS, Lazy
+from app.model import softplus  # (log(1 + eˣ) without overflow: the trained selective layers' too)
 from app.labs.beyond import DEFAULT_A, DEFAULT_B_DELTA, DEFAULT_DECAY, DEFAULT_W_DELTA, KINDS
 
 
 def elu_plus_one(x):
     """φ(x) = elu(x) + 1: x + 1 for x ≥ 0, eˣ for x < 0 (always positive)."""
     return x + 1.0 if x >= 0 else math.exp(x)
-
-
-def softplus(x):
-    """log(1 + eˣ), without overflow for a large x."""
-    return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
 
 
 def dot(a, b):

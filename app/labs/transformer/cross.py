@@ -8,8 +8,8 @@ mask, the page's divisor. The state's `cross` = {"source", "target", "weights" n
 from app import attention, attention_fast, contract, settings as schema
 from app.i18n import percent, text
 from app.labs.transformer import TARGETS, other
+from app.labs.transformer.views import grid
 from app.views import registry
-from app.views.heatmap import CELLS, whole_percent
 from app.views.html import esc
 
 PAIRS = {  # two example pairs in each direction: (source, target), the source's language first
@@ -118,14 +118,9 @@ def draw(ctx):
         body += f'<p class="prompt">{t("cross_none")}</p>'
     else:
         head = text(lang, "head_name_" + contract.heads.HEADS[settings.head].id)
-        cols = "".join(f'<th scope="col">{esc(w)}</th>' for w in cross.source)
-        rows = "".join(f'<tr><th scope="row">{esc(w)}</th>' + "".join(CELLS[whole_percent(x)] for x in row) + "</tr>"
-                       for w, row in zip(cross.target, cross.weights))
-        caption = text(lang, "cross_caption", head=head)
-        body += (f'<div class="heatmap-wrap" role="region" tabindex="0" aria-label="{esc(caption)}">'
-                 f'<table class="heatmap cross-table"><caption>{esc(caption)}</caption><thead><tr>'
-                 f'<td class="corner">{t("cross_corner")}</td>{cols}</tr></thead><tbody>{rows}</tbody></table></div>'
-                 f'<p>{t("cross_rows")}</p><ul class="cross-rows">'
+        body += (grid(cross.weights, cross.target, cross.source, text(lang, "cross_caption", head=head),
+                      "cross-table", corner=text(lang, "cross_corner"))
+                 + f'<p>{t("cross_rows")}</p><ul class="cross-rows">'
                  + "".join(f'<li>{t("cross_row", word=w, source=cross.source[max(range(len(row)), key=row.__getitem__)], p=percent(max(row), lang, "bar"))}</li>'
                            for w, row in zip(cross.target, cross.weights))
                  + f'</ul><p>{t("cross_heads")}</p>')

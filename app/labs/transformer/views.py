@@ -235,17 +235,20 @@ def draw_lens(ctx):
             for s, top in zip(block["stages"], block["lens"])))
 
 
-def grid(weights, tokens, caption, masked):
-    """A small table of a head's weights (whole percentages, shaded); · where the mask hides a key."""
-    head = "".join(f'<th scope="col">{esc(tok.text)}</th>' for tok in tokens)
-    rows = []
-    for i, (tok, row) in enumerate(zip(tokens, weights)):
+def grid(weights, rows, columns, caption, css, masked=False, corner=None):
+    """A small table of a head's weights, a row a word that asks (`rows`) and a column a word it looks
+    at (`columns`): whole percentages, shaded; · where the mask hides a key (`masked`). The encoder's
+    and decoder's (css "encdec-table") and the translation's alignment (css "cross-table", cross.py)."""
+    head = "".join(f'<th scope="col">{esc(word)}</th>' for word in columns)
+    body = []
+    for i, (word, row) in enumerate(zip(rows, weights)):
         cells = "".join('<td class="masked">·</td>' if masked and j > i else CELLS[whole_percent(w)]
                         for j, w in enumerate(row))
-        rows.append(f'<tr><th scope="row">{esc(tok.text)}</th>{cells}</tr>')
+        body.append(f'<tr><th scope="row">{esc(word)}</th>{cells}</tr>')
+    first = "<td></td>" if corner is None else f'<td class="corner">{esc(corner)}</td>'
     return (f'<div class="heatmap-wrap" role="region" tabindex="0" aria-label="{esc(caption)}">'
-            f'<table class="heatmap encdec-table"><caption>{esc(caption)}</caption><thead><tr><td></td>{head}</tr>'
-            f'</thead><tbody>{"".join(rows)}</tbody></table></div>')
+            f'<table class="heatmap {css}"><caption>{esc(caption)}</caption><thead><tr>{first}{head}</tr>'
+            f'</thead><tbody>{"".join(body)}</tbody></table></div>')
 
 
 def draw_encdec(ctx):
@@ -255,12 +258,12 @@ def draw_encdec(ctx):
     if record is not None and tokens:
         n = min(len(tokens), ENCDEC_WORDS)
         q, k, v = ([list(r) for r in m[:n]] for m in (record.queries, record.keys, record.values))
-        figures = []
+        figures, names = [], [tok.text for tok in tokens[:n]]
         for masked, key in ((False, "encdec_encoder"), (True, "encdec_decoder")):
             shown = attention_fast.attend_qkv(q, k, v, mask=masked, include_self=True, scaled=record.scaled,
                                               temperature=record.temperature)
             figures.append(f'<figure data-masked="{str(masked).lower()}">'
-                           f'{grid([list(r) for r in shown.weights], tokens[:n], text(lang, key), masked)}</figure>')
+                           f'{grid([list(r) for r in shown.weights], names, names, text(lang, key), "encdec-table", masked)}</figure>')
         body += f'<div class="encdec-maps">{"".join(figures)}</div>'
         if len(tokens) > n:
             body += f'<p class="note">{t("encdec_first", n=n)}</p>'
