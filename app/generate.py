@@ -54,15 +54,6 @@ def counters(prompt, written, layers, heads, d_head, window=None, kv_heads=None)
             "products_cached": cached, "products_recomputed": recomputed}
 
 
-@functools.lru_cache(maxsize=4)  # (a checkpoint's, made once: a step reads one row against each column)
-def columns(weights):
-    """The columns of each matrix a step multiplies a row by: per layer W_Q, W_K, W_V (a head each)
-    and the stacked W_O, then W_U; the full pass takes the same columns (app/model.py `matmul`)."""
-    layers = [{**{name: [list(zip(*w)) for w in layer[name]] for name in ("w_q", "w_k", "w_v")},
-               "w_o": list(zip(*layer["w_o_stacked"]))} for layer in weights.layers]
-    return layers, list(zip(*weights.unembed))
-
-
 class Step:
     """One position read with the cache: its token and position, its q, k, v and attention row
     ([layer][head], the row over the keys it sees; k and v those of the head's key/value head),
@@ -99,8 +90,7 @@ class Cache:
         step.token, step.position = token, i
         step.q, step.k, step.v, step.attention = [], [], [], []
         step.start = model.first_key(i, self.window)
-        layers, unembed = columns(m)
-        for number, layer in enumerate(layers):
+        for number, layer in enumerate(layer["columns"] for layer in m.layers):  # (the full pass's: `Model`)
             qs, ks, vs, rows, zs = [], [], [], [], []
             if number == 0:  # (the first layer's tables, as the full pass: E[t]·W + P_i·W)
                 q_all, k_all, v_all = ([[a + b for a, b in zip(by_token[t], by_position[i])]
@@ -122,7 +112,7 @@ class Cache:
             added = [model.dot(concat, column) for column in layer["w_o"]]
             x = [s + o for s, o in zip(x, added)]
             step.q.append(qs), step.k.append(ks), step.v.append(vs), step.attention.append(rows)
-        logits = [model.dot(x, column) for column in unembed]
+        logits = [model.dot(x, column) for column in m.unembed_columns]
         step.probs = model.softmax(logits)
         step.top = sorted(zip(m.outputs, step.probs), key=lambda pair: -pair[1])[:model.TOP]
         self.steps.append(step)

@@ -226,7 +226,11 @@ dot = getattr(math, "sumprod", dot)
 
 def matmul(a, b):
     """a (n × m) · b (m × p), lists of rows."""
-    columns = list(zip(*b))
+    return times(a, list(zip(*b)))
+
+
+def times(a, columns):
+    """a (n × m) · b, b given by its p `columns` (each m numbers): n × p."""
     return [[dot(row, col) for col in columns] for row in a]
 
 
@@ -307,8 +311,14 @@ class Model:
         self.group = self.heads // self.kv_heads
         self.variant = variant(self.kv_heads, config.get("arch"))  # (its files' folder: `folder`)
         self.embed, self.unembed, self.layers, self.ln_f = embed, unembed, layers, ln_f  # ln_f: (γ, β) or None
-        for layer in layers:  # W_O of every head one under the other: (heads · d_head) × d_model
-            layer["w_o_stacked"] = [row for w_o in layer["w_o"] for row in w_o]
+        self.unembed_columns = list(zip(*unembed))
+        for layer in layers:  # each matrix's columns, made once a checkpoint: a pass multiplies rows by
+            # them (`times`; app/generate.py's cached steps too); "w_o": the columns of W_O of every
+            # head one under the other, (heads · d_head) × d_model
+            layer["columns"] = {name: [list(zip(*w)) for w in layer[name]] for name in ("w_q", "w_k", "w_v")}
+            layer["columns"]["w_o"] = list(zip(*[row for w_o in layer["w_o"] for row in w_o]))
+            if "w_1" in layer:
+                layer["columns"].update(w_1=list(zip(*layer["w_1"])), w_2=list(zip(*layer["w_2"])))
         self.d_model, self.d_head = len(embed[0]), len(layers[0]["w_v"][0][0])
         self.kinds = [layer.get("kind", "attention") for layer in layers]
         self.arch = config.get("arch", "attention")
@@ -351,14 +361,15 @@ class Model:
             selective = layer.get("kind") == "selective"
             block = layer.get("kind") == "block"
             heads = {"q": [], "k": [], "v": [], "attention": [], "z": []}
+            columns = layer["columns"]
             if block:  # (pre-norm: the heads read LN₁(x); the stream itself stays x)
                 normed = [layer_norm(row, layer["ln1_g"], layer["ln1_b"]) for row in x]
-                q_all, k_all, v_all = ([matmul(normed, w) for w in layer[name]] for name in ("w_q", "w_k", "w_v"))
+                q_all, k_all, v_all = ([times(normed, w) for w in columns[name]] for name in ("w_q", "w_k", "w_v"))
             elif number == 0:  # (from the tables: E[t_i] · W + P_i · W)
                 q_all, k_all, v_all = ([[[a + b for a, b in zip(by_token[t], by_position[i])] for i, t in enumerate(ids)]
                                         for by_token, by_position in self.first[name]] for name in ("w_q", "w_k", "w_v"))
             else:
-                q_all, k_all, v_all = ([matmul(x, w) for w in layer[name]] for name in ("w_q", "w_k", "w_v"))
+                q_all, k_all, v_all = ([times(x, w) for w in columns[name]] for name in ("w_q", "w_k", "w_v"))
             deltas = []
             for h, q in enumerate(q_all):  # n × d_head each; k, v those of the head's key/value head
                 k, v = k_all[h // self.group], v_all[h // self.group]
@@ -367,14 +378,18 @@ class Model:
                     delta = [softplus(dot(row, layer["w_delta"][h]) + layer["b_delta"][h]) for row in x]
                     a = selective_scores(q, k, delta, [math.exp(-layer["a"][h] * d) for d in delta], scale)
                     deltas.append(delta)
-                else:
-                    a = [[0.0] * start + softmax([dot(q_i, k_j) / scale for k_j in k[start:i + 1]]) + [0.0] * (n - 1 - i)
-                         for i, q_i, start in zip(range(n), q, starts)]  # n × n, 0 after the diagonal (causal)
-                z = matmul(a, v)  # n × d_head: each position's mix of the values it looks at
+                    z = matmul(a, v)  # n × d_head: each position's mix of the values
+                else:  # (each row's weights over the keys it sees, start..i; 0 elsewhere: causal)
+                    seen = [softmax([dot(q_i, k_j) / scale for k_j in k[start:i + 1]])
+                            for i, q_i, start in zip(range(n), q, starts)]
+                    a = [[0.0] * start + row + [0.0] * (n - 1 - i) for i, row, start in zip(range(n), seen, starts)]
+                    v_columns = list(zip(*v))  # z_i = Σ_j a_ij v_j over the keys row i sees, n × d_head
+                    z = [[dot(row, column[start:i + 1]) for column in v_columns]
+                         for i, row, start in zip(range(n), seen, starts)]
                 for name, value in (("q", q), ("k", k), ("v", v), ("attention", a), ("z", z)):
                     heads[name].append(value)
             concat = [sum(rows, []) for rows in zip(*heads["z"])]  # n × (heads · d_head)
-            added = matmul(concat, layer["w_o_stacked"])  # Σ_h z_h · W_O[h] = Concat(z) · W_O, n × d_model
+            added = times(concat, columns["w_o"])  # Σ_h z_h · W_O[h] = Concat(z) · W_O, n × d_model
             x = [[s + o for s, o in zip(row, new)] for row, new in zip(x, added)]  # the residual stream
             for name, value in heads.items():
                 out[name].append(value)
@@ -382,15 +397,15 @@ class Model:
             if block:  # x += GELU(LN₂(x)·W₁ + b₁)·W₂ + b₂: the FFN, d_ff units a position
                 out["stages"].append(x)
                 hidden = [[gelu(h + b) for h, b in zip(row, layer["b_1"])]
-                          for row in matmul([layer_norm(r, layer["ln2_g"], layer["ln2_b"]) for r in x], layer["w_1"])]
+                          for row in times([layer_norm(r, layer["ln2_g"], layer["ln2_b"]) for r in x], columns["w_1"])]
                 out["hidden"].append(hidden)
                 x = [[s + o + b for s, o, b in zip(row, new, layer["b_2"])]
-                     for row, new in zip(x, matmul(hidden, layer["w_2"]))]
+                     for row, new in zip(x, times(hidden, columns["w_2"]))]
             out["residual"].append(x)
             out["stages"].append(x)
         if self.ln_f is not None:  # (the block model: a last LayerNorm before W_U)
             x = [layer_norm(row, *self.ln_f) for row in x]
-        out["logits"] = matmul(x, self.unembed)
+        out["logits"] = times(x, self.unembed_columns)
         out["probs"] = [softmax(row) for row in out["logits"]]
         return out
 
