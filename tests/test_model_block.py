@@ -40,13 +40,14 @@ def state(text, focus=None, lang="en"):
 
 
 def test_the_block_model_is_the_documented_shape():
-    """Two pre-norm blocks of 4 heads and an FFN of 4·32 units, LayerNorm's ε 1e-5, checkpoints kept at
-    the page's model's steps."""
+    """Two pre-norm blocks of 4 heads of 6 and an FFN of 4·24 units, LayerNorm's ε 1e-5, checkpoints kept
+    at the page's model's steps."""
     assert CONFIG["arch"] == "block" and CONFIG["layers"] == ["block", "block"]
     assert CONFIG["d_ff"] == 4 * CONFIG["d_model"] and CONFIG["eps"] == 1e-5
     assert [c["step"] for c in CONFIG["checkpoints"]] == [c["step"] for c in ref.config()["checkpoints"]]
     w = weights(CONFIG["checkpoints"][-1]["step"])
-    assert w["layers"][0]["w_1"].shape == (32, 128) and w["layers"][0]["w_2"].shape == (128, 32)
+    assert w["layers"][0]["w_1"].shape == (24, 96) and w["layers"][0]["w_2"].shape == (96, 24)
+    assert w["layers"][0]["w_q"].shape == (4, 24, 6)
 
 
 @pytest.mark.parametrize("step", three_steps())
@@ -110,6 +111,39 @@ def test_the_other_models_have_no_stages():
     settings = schema.Settings(sentence="abcabc", mode="model", lang="en")
     s = contract.build_state(settings, [], contract.compute(settings, []))["model"]
     assert s["stages"] is None and s["lens"] is None and s["ln"] is None and s["ffn"] is None
+
+
+def copy_weights(step):
+    """For each layer-2 head, numpy's mean weight from a repeated made-up word's letters 2..10 on the
+    letter after their first occurrence, the letter to copy, amid Italian words."""
+    word = "bqxzfwjkvy"
+    weights_, got = weights(step), []
+    for before, between in (("ilgatto", "dorme"), ("lacasa", "sulfiume"), ("", "quandoilcane")):
+        letters = before + word + between + word
+        first, second = 1 + len(before), 1 + len(before) + len(word) + len(between)
+        patterns = ref.block_forward(weights_, ids_of(letters))[0][1]
+        got.append([[patterns[h][second + k][first + k + 1] for k in range(len(word) - 1)] for h in range(len(patterns))])
+    return np.mean(np.array(got), axis=(0, 2))
+
+
+def test_an_induction_head_is_named_only_where_one_formed():
+    """Training names the block model's induction head only when a layer-2 head copies (numpy's weights
+    on the letter to copy agree); without one the circuit says no head learned to copy, in both languages."""
+    from app.views import model as view
+    scores = copy_weights(CONFIG["checkpoints"][-1]["step"])
+    named = CONFIG["heads"]["induction"]
+    if named is None:
+        assert scores.max() < 0.25, scores
+        record = model.compute("ilgattobqxzfwjkvydormebqxzfwjkvy", None, None, "block")
+        assert record.induction_head is None
+        assert "No head of this model has learned to copy" in view.render_circuit(record, 25, "en")
+        assert "nessuna testa ha imparato a copiare" in view.render_circuit(record, 25, "it")
+        config = model.config("block")
+        first, last = config["checkpoints"][0], config["checkpoints"][-1]
+        said = view.jump_text(config["checkpoints"], view.jump_step(config["curve"]), "en", view.copier(config))
+        assert f"{first['loss']:.2f}" in said and f"{last['loss']:.2f}" in said and "no head has learned to copy" in said
+    else:
+        assert scores[named[1]] == scores.max() and scores.max() >= 0.2, scores
 
 
 @pytest.mark.parametrize("lang", ("it", "en"))
@@ -237,3 +271,12 @@ def test_the_explorer_in_model_mode_draws_every_arch(arch):
     assert page.settings.arch == arch
     assert 'id="view-predictions"' in html and 'id="view-generation"' in html
     assert "Traceback" not in html and 'class="error"' not in html
+
+
+def test_the_positions_line_gives_the_running_models_own_size():
+    """Under arch=block the line on where order comes from gives the block model's numbers per position
+    (its d_model), not the page's model's."""
+    page, html = started([("mode", "model"), ("arch", "block"), ("s", "abcabc"), ("lang", "en")], Lexicons())
+    ours, pages = CONFIG["d_model"], ref.config()["d_model"]
+    assert ours != pages
+    assert f"{ours} numbers per position" in html and f"{pages} numbers per position" not in html

@@ -60,7 +60,7 @@ START = 0
 # Every setting of the run; model.json records them all under "training".
 SETTINGS = {
     "seed": 1234,            # torch.manual_seed and random.seed
-    "threads": 2,            # torch.set_num_threads
+    "threads": 1,            # torch.set_num_threads (two models train side by side: `main_train`)
     "deterministic": True,   # torch.use_deterministic_algorithms: the same machine gives the same bytes
     "d_model": 32,
     "n_layers": 2,
@@ -607,8 +607,9 @@ def model_config(settings):
 
 
 def export(run, settings, out, heads, say=print, steps=None, to_json=None):
-    """Write model.json and one step-NNNNN.json per kept checkpoint into out (those at `steps`, or
-    `pick_checkpoints`'s). Returns (config, kept)."""
+    """Write model.json and one step-NNNNN.json per kept checkpoint into out (those at `steps`, a
+    list or a function that gives it; None: `pick_checkpoints`'s). Returns (config, kept)."""
+    steps = steps() if callable(steps) else steps
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("step-*.json"):
         old.unlink()
@@ -677,30 +678,33 @@ def write_fixture(config, checkpoints, middle_step, settings, path):
 
 
 def main_train(out):
-    """The page's model into `out`, then its grouped-query and multi-query variants into
-    out/kv-2/ and out/kv-1/ (VARIANTS): the same seed, data and training, fewer key/value heads.
-    Only the page's model must pass the acceptance; a variant's figures are reported (its log and
-    its model.json's "acceptance"), whatever they are."""
+    """The page's model into `out`, its grouped-query and multi-query variants into out/kv-2/ and
+    out/kv-1/ (VARIANTS: the same seed, data and training, fewer key/value heads), the other
+    architectures into out/<arch>/ and the block model into out/block/. Only the page's model must
+    pass the acceptance; the others' figures are reported (their logs and their model.json), whatever
+    they are. Returns the page's model's exit status."""
     # The fixture goes with model/; a run into another folder keeps its fixture there.
     fixture = FIXTURE if out.resolve() == (ROOT / "model").resolve() else out / FIXTURE.name
-    # Subnormal floats (the selective mask's far corners, e^(−A·ΣΔ); a softmax's smallest weights)
-    # cost the CPU many times a normal one: flushed to 0 (a difference below 1e-38). The selective
-    # models train 3× faster, attention's 10%, and the page's model's bytes stay what they were.
-    torch.set_flush_denormal(True)
-    status, steps = train_one(SETTINGS, out, fixture)
-    # The variants and the other architectures (checkpoints kept at the page's model's steps: the
-    # slider is one for all), in two processes of one thread each, side by side: small tensors use a
+    # Two lanes, a process of one thread each, side by side from the start: small tensors use a
     # second thread poorly, so two lanes train 1.35× as many steps a second as one lane of two
-    # threads. (A fresh process each, "spawn": a fork would inherit torch's thread pool.)
-    # (the two lanes near even, by this machine's times at one thread: block 212 s and ssm 139 s;
-    # kv-2 132 s, kv-1 120 s and hybrid 135 s)
-    lanes = [[("block", None), ("arch", "ssm")], [*(("kv", g) for g in VARIANTS), ("arch", "hybrid")]]
-    with concurrent.futures.ProcessPoolExecutor(len(lanes), mp_context=multiprocessing.get_context("spawn")) as pool:
-        for done in [pool.submit(train_lane, lane, str(out), steps) for lane in lanes]:
-            done.result()
+    # threads (and a model's bytes are the same at one thread as at two). The page's model goes
+    # first in one lane; every other model keeps its checkpoints at the page's model's steps (the
+    # slider is one for all), which it waits for only when it exports: its training needs none.
+    # (A fresh process each, "spawn": a fork would inherit torch's thread pool.)
+    # (the lanes near even, by this machine's times at one thread: page 133 s, block 212 s, kv-1
+    # 120 s; ssm 139 s, kv-2 132 s, hybrid 135 s)
+    lanes = [[("page", None), ("block", None), ("kv", 1)], [("arch", "ssm"), ("kv", 2), ("arch", "hybrid")]]
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager:
+        page = manager.dict()  # "steps": the page's model's kept steps (None: it failed), then "ready" is set
+        ready = manager.Event()
+        with concurrent.futures.ProcessPoolExecutor(len(lanes), mp_context=context) as pool:
+            lanes = [pool.submit(train_lane, lane, str(out), str(fixture), page, ready) for lane in lanes]
+            status = lanes[0].result()
+            lanes[1].result()
     write_copy(out)
-    write_arch_fixture(out, fixture.parent / ARCH_FIXTURE if fixture is not None else None)
-    write_block_fixture(out, fixture.parent / BLOCK_FIXTURE if fixture is not None else None)
+    write_arch_fixture(out, fixture.parent / ARCH_FIXTURE)
+    write_block_fixture(out, fixture.parent / BLOCK_FIXTURE)
     return status
 
 
@@ -721,12 +725,12 @@ def copy_accuracy(model, settings):
     return figures
 
 
-def train_arch(arch, out, steps, threads=SETTINGS["threads"]):
+def train_arch(arch, out, steps):
     """Train the `arch` model (ARCHS) with the page's model's settings into out/<arch>/, its
     checkpoints at `steps` (the page's: the slider is one for all); the layer-2 attention head that
     looks most like an induction head is named (hybrid), none in a selective layer. Reported,
     never failed on. Returns its folder."""
-    settings = dict(SETTINGS, arch=arch, threads=threads)
+    settings = dict(SETTINGS, arch=arch)
     folder = out / arch
     say, lines = log()
 
@@ -792,23 +796,40 @@ def log():
     return say, lines
 
 
-def train_lane(lane, out, steps):
-    """One process's models, in turn, each with one thread (`main_train`): ("kv", g) a variant with
-    g key/value heads, ("arch", name) an architecture of ARCHS, ("block", None) the block model. Their lines are printed with the
-    model's name before them (their logs have none)."""
+def train_lane(lane, out, fixture, page, ready):
+    """One process's models, in turn (`main_train`): ("page", None) the page's model, which shares its
+    kept steps through `page` and `ready` (a manager's dict and event); ("kv", g) a variant with g
+    key/value heads, ("arch", name) an architecture of ARCHS, ("block", None) the block model, each
+    waiting for those steps when it exports. Their lines are printed with the model's name before
+    them (their logs have none). Returns the page's model's exit status (0 in a lane without it)."""
     global LABEL
     torch.set_flush_denormal(True)
-    out = Path(out)
+    out, status = Path(out), 0
+
+    def steps():
+        ready.wait()
+        if page["steps"] is None:
+            raise RuntimeError("the page's model failed: no steps to keep")
+        return page["steps"]
+
     for kind, what in lane:
-        if kind == "block":
+        if kind == "page":
+            LABEL, kept = "[page] ", None
+            try:
+                status, kept = train_one(SETTINGS, out, Path(fixture))
+            finally:  # (the other lane waits for these steps, or learns that there are none)
+                page["steps"] = kept
+                ready.set()
+        elif kind == "block":
             LABEL = "[block] "
-            train_block(out, steps, threads=1)
+            train_block(out, steps)
         elif kind == "kv":
             LABEL = f"[kv-{what}] "
-            train_one(dict(SETTINGS, n_kv_heads=what, threads=1), out / variant_folder(what), None, steps)
+            train_one(dict(SETTINGS, n_kv_heads=what), out / variant_folder(what), None, steps)
         else:
             LABEL = f"[{what}] "
-            train_arch(what, out, steps, threads=1)
+            train_arch(what, out, steps)
+    return status
 
 
 LABEL = ""  # (what the console's lines of a model trained beside another start with: `train_lane`)
@@ -911,8 +932,15 @@ def train_one(settings, out, fixture, steps=None):
 LEXICON = ROOT / "lexicon" / "it.csv"
 EPS = 1e-5
 TOP_UNITS = 3  # the FFN units of a layer the page shows for a position (those that fire most)
+# A layer-2 head is named the block model's induction head when it puts at least this share of its
+# weight on the letter to copy, on the held-out batch (a head that looked back evenly would put
+# about 1/30 there; the page's model's puts 0.96, the hybrid's 0.83); else the page says none formed.
+INDUCTION_FORMED = 0.2
 
-BLOCK = dict(SETTINGS, arch="block", d_ff=4 * SETTINGS["d_model"],
+# d_model 24 (4 heads of 6, 96 FFN units): its forward pass at 40 letters within the budget of a
+# setting's change (docs/performance.md); at 32 an induction head was forming (0.25 at step 3,000) but
+# the page's pass took 138 ms (p95); at 24 none forms in 3,000 steps, with any recipe tried (docs/model.md)
+BLOCK = dict(SETTINGS, arch="block", d_model=24, d_head=6, d_ff=4 * 24,
              data={"kind": "words",        # (see make_words)
                    "letters": 63,
                    "segment_words": [2, 4],  # a piece of 2..4 words comes back,
@@ -1130,10 +1158,10 @@ def block_accuracy(model, ids, starts=None):
     return every, float(torch.cat(right).float().mean())
 
 
-def train_block(out, steps, threads=SETTINGS["threads"]):
+def train_block(out, steps):
     """Train the block model into out/block/ (checkpoints at `steps`, the page's), report what it
     learned, whatever it is. Returns its folder."""
-    settings = dict(BLOCK, threads=threads)
+    settings = dict(BLOCK)
     folder = out / "block"
     say, lines = log()
 
@@ -1147,10 +1175,12 @@ def train_block(out, steps, threads=SETTINGS["threads"]):
     with torch.no_grad():
         attention = run["model"](ids)[1]
     previous, induction = head_scores(attention, starts, settings["n_ctx"])
-    heads = ([0, int(np.argmax(previous))], [1, int(np.argmax(induction))])
+    best = int(np.argmax(induction))
+    heads = ([0, int(np.argmax(previous))], [1, best] if induction[best] >= INDUCTION_FORMED else None)
     say("layer 1, mean weight on the previous token, per head: " + ", ".join(f"{w:.3f}" for w in previous))
     say("layer 2, mean weight on the token after the earlier occurrence, per head: "
-        + ", ".join(f"{w:.3f}" for w in induction))
+        + ", ".join(f"{w:.3f}" for w in induction)
+        + ("" if heads[1] else f": none reaches {INDUCTION_FORMED}, no induction head is named"))
     config, _ = export(run, settings, folder, heads, say, steps, to_json=block_json)
     a = settings["acceptance"]
     rng = random.Random(settings["seed"] + a["seed_offset"])
@@ -1168,7 +1198,7 @@ def train_block(out, steps, threads=SETTINGS["threads"]):
             f"on a repeated piece's letters 2..L: {words_copied:.3f} ({a['segment_words']} words), "
             f"{made_up_copied:.3f} (a made-up word of 10 letters)")
     c["acceptance"] = dict(figures[c["checkpoints"][-1]["step"]],
-                           induction_weight=round(induction[heads[1][1]], 4),
+                           induction_weight=round(induction[best], 4),  # (layer 2's most induction-like head)
                            previous_weight=round(previous[heads[0][1]], 4))
     (folder / "model.json").write_text(readable_json(c) + "\n", encoding="utf-8")
     (folder / "training-log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -125,12 +125,27 @@ def drop_ends(checkpoints):
     return (before[-1], after[0]) if before and after and before[-1]["step"] < after[0]["step"] else None
 
 
-def jump_text(checkpoints, jump, lang, head=True):
+def copier(config):
+    """What copies in a trained model (its config): "head" (an induction head, named by training),
+    "state" (layer 2 selective: the state, if anything) or "unformed" (attention, but training formed
+    no induction head: the block model's)."""
+    if config["heads"]["induction"] is not None:
+        return "head"
+    return "state" if "selective" in config.get("layers", ()) else "unformed"
+
+
+def jump_text(checkpoints, jump, lang, copies="head"):
     """What the chart shows at the drop: the dashed in-context line falls there (the loss, by
-    comparison, only steps down), with the kept steps around it and their scores; `head` False:
-    a model with no induction head (an `arch` whose layer 2 is selective), which copies through
-    its state if at all."""
+    comparison, only steps down), with the kept steps around it and their scores; `copies`
+    (`copier`) "state": a model with no induction head (an `arch` whose layer 2 is selective),
+    which copies through its state if at all; "unformed": the loss falls from the first kept
+    step to the last, the score barely."""
+    if copies == "unformed":
+        a, b = checkpoints[0], checkpoints[-1]
+        return text(lang, "model_jump_unformed", a=a["step"], b=b["step"], icl_a=num(a["icl"], lang, "loss"),
+                    icl_b=num(b["icl"], lang, "loss"), loss_a=num(a["loss"], lang, "loss"), loss_b=num(b["loss"], lang, "loss"))
     ends = drop_ends(checkpoints)
+    head = copies == "head"
     if ends is None:
         return text(lang, "model_jump_plain" if head else "model_jump_state_plain", step=jump)
     a, b = ends
@@ -148,7 +163,7 @@ def render_training(config, step, lang, curve=True):
         f'<h2>{esc(text(lang, "model_training_heading"))}</h2>'
         f'<p class="model-now">{esc(text(lang, "model_now", step=step, loss=num(now["loss"], lang), icl=icl))}</p>'
         + (render_curve(config, step, lang) if curve else "")
-        + (f'<p class="model-jump">{esc(jump_text(config["checkpoints"], jump, lang, config["heads"]["induction"] is not None))}</p>'
+        + (f'<p class="model-jump">{esc(jump_text(config["checkpoints"], jump, lang, copier(config)))}</p>'
            if jump is not None else "")
         + f'<p class="hint">{esc(text(lang, "model_icl_help"))}</p>')
 
@@ -161,8 +176,9 @@ def render_circuit(record, focus, lang):
     token, top = record.tokens[focus], record.top[focus]
     predicted = dict(next=top[0][0], p=percent(top[0][1], lang, "table"))
     found = record.circuit(focus)
-    if record.induction_head is None:  # (an `arch` with no attention layer: no head copies)
-        said = text(lang, "model_circuit_state", token=token_name(token, lang), i=focus, **predicted)
+    if record.induction_head is None:  # (no head copies: no attention in layer 2, or none learned to)
+        key = "model_circuit_state" if "selective" in record.model.kinds else "model_circuit_unformed"
+        said = text(lang, key, token=token_name(token, lang), i=focus, **predicted)
     elif found is None:
         layer, head = record.induction_head
         row = record.attention[layer][head][focus]
@@ -338,7 +354,7 @@ def heads_section(ctx):
     """One attention table per layer and head (model mode's `heatmap` view, app/views/heatmap.py)."""
     lang = ctx.lang
     return (f'<section id="view-heatmap" class="heatmap-section model-heads"><h2>{esc(text(lang, "model_heads_heading"))}</h2>'
-            f'<p class="heatmap-help">{esc(text(lang, "model_heads_help"))}</p>'
+            f'<p class="heatmap-help">{esc(text(lang, "model_heads_help" if ctx.record.induction_head else "model_heads_help_no_induction"))}</p>'
             + (f'<p class="heatmap-help">{esc(text(lang, "model_heads_selective"))}</p>'
                if "selective" in ctx.record.model.kinds else "")
             + (f'<p class="heatmap-help model-window-cells">{esc(text(lang, "model_window_cells", w=ctx.record.window))}</p>'

@@ -59,6 +59,9 @@ STRINGS = {
         "model_intro_hybrid": 'Questo è il modello ibrido, addestrato come quello della pagina: lo strato 1 è il miscelatore selettivo (Mamba-2), lo strato 2 è attention, come Jamba alterna i due.',
         "model_jump_state": "Fra il passo {a} e il passo {b} il punteggio in contesto scende (da {icl_a} a {icl_b}; metà della discesa intorno al passo {step}): il modello comincia a usare quello che ha già letto, attraverso il suo stato. Senza attention non c'è una testa di induzione da guardare. La loss nello stesso tratto va da {loss_a} a {loss_b}.",
         "model_jump_state_plain": 'Intorno al passo {step} il punteggio in contesto scende: il modello comincia a usare quello che ha già letto, attraverso il suo stato.',
+        # (a model with attention whose training formed no induction head: the block model's)
+        "model_circuit_unformed": "In questo modello nessuna testa ha imparato a copiare: nel suo addestramento non si è formata una testa di induzione, e lo strato 2 non cerca la lettera da copiare. Dopo «{token}» (posizione {i}) prevede «{next}» ({p}), da quello che ha imparato di come si scrivono le parole.",
+        "model_jump_unformed": "Dal passo {a} al passo {b} la loss, la linea continua, scende da {loss_a} a {loss_b}: il modello impara come si scrivono le parole italiane. Il punteggio in contesto, la linea tratteggiata, si muove appena (da {icl_a} a {icl_b}): nessuna testa ha imparato a copiare quello che ha già letto.",
     },
     "en": {
         "copy_heading": "Who can still copy",
@@ -97,6 +100,8 @@ STRINGS = {
         "model_intro_hybrid": "This is the hybrid model, trained like the page's: layer 1 is the selective mixer (Mamba-2), layer 2 is attention, as Jamba alternates the two.",
         "model_jump_state": 'Between step {a} and step {b} the in-context score falls (from {icl_a} to {icl_b}; half of the drop around step {step}): the model starts using what it has already read, through its state. Without attention there is no induction head to watch. The loss goes from {loss_a} to {loss_b} over the same steps.',
         "model_jump_state_plain": 'Around step {step} the in-context score falls: the model starts using what it has already read, through its state.',
+        "model_circuit_unformed": "No head of this model has learned to copy: no induction head formed in its training, and layer 2 does not seek the letter to copy. After “{token}” (position {i}) it predicts “{next}” ({p}), from what it learned of how words are spelled.",
+        "model_jump_unformed": "From step {a} to step {b} the loss, the solid line, goes from {loss_a} to {loss_b}: the model learns how Italian words are spelled. The in-context score, the dashed line, barely moves (from {icl_a} to {icl_b}): no head has learned to copy what it has already read.",
     },
 }
 registry.add_strings(STRINGS)

@@ -1,7 +1,6 @@
 """Model mode's word on positions: the trained model adds sinusoidal positions to each letter's
 embedding (app/model.py's `positions`), and the position lab's step 2 shows them on a sentence."""
 
-from app import model
 from app.i18n import text
 from app.views import registry
 from app.views.html import esc
@@ -23,11 +22,9 @@ STRINGS = {
 
 
 def render_positions(ctx):
-    lang = ctx.lang
-    try:
-        d = model.config()["d_model"]
-    except model.Unavailable:
-        return ""
+    """The line under the circuit: the positions of the model that runs (its d_model: the block
+    model's is not the page's model's)."""
+    lang, d = ctx.lang, ctx.record.model.d_model
     return (f'<section id="view-model-positions" class="model-positions"><p>{esc(text(lang, "model_positions", d=d))} '
             f'<a href="?lang={lang}&amp;path=position&amp;step=2">{esc(text(lang, "model_positions_link"))}</a></p>'
             "</section>")
