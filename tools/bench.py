@@ -335,10 +335,14 @@ def median(values):
     return statistics.median(values) if values else float("nan")
 
 
+SETTING_BUDGET = 100  # ms, a setting's change at 200 words (p95): the mask's, and the block model's pass
+
+
 def setting_rows(result, label, indent):
     """The rows of one page's setting changes: p50 / p95 against the budget, the first
     change alone, and the time until the next frame is painted with the new grid."""
-    return [(indent + label, pair(result["setting"]), "p95 ≤ 100 ms", percentile(result["setting"], 95) <= 100),
+    return [(indent + label, pair(result["setting"]), f"p95 ≤ {SETTING_BUDGET} ms",
+             percentile(result["setting"], 95) <= SETTING_BUDGET),
             (indent + "  the first change after the clicks", f"{result['setting'][0]:.1f} ms", "", None),
             later_row(indent + "  then, idle: the bars and the table off screen drawn", result["setting_later"],
                       f"{len(result['setting'])} changes"),
@@ -727,10 +731,14 @@ def main(argv=None):
                  ("  until the answer is on the page", pair(trained["handler"]), "", None)]
     if "block" in got:
         whole = got["block"]
+        # (its budget is the mask change's, p95 ≤ SETTING_BUDGET; the mask change measured in the same
+        # run is beside it, as the ratio of the two p95s)
         rows += [("Block model, 40 tokens: a checkpoint's forward pass (p50 / p95)", pair(whole["forward"]),
-                  "p95 ≤ mask at 200 words",
-                  percentile(whole["forward"], 95) <= percentile(c200["setting"], 95) if c200 else None),
+                  f"p95 ≤ {SETTING_BUDGET} ms", percentile(whole["forward"], 95) <= SETTING_BUDGET),
                  ("  the engine's whole move: forward pass, views, state", pair(whole["engine"]), "", None)]
+        if c200:
+            rows.append(("  its p95 ÷ the mask change's p95 (200 words, this run)",
+                         f"{percentile(whole['forward'], 95) / percentile(c200['setting'], 95):.2f}", "", None))
     if "labopen" in got:
         rows += [(f"Opening a lab on a warm page ({first_lab_tab()[1]}: its tab; p50 / p95)", pair(got["labopen"]), "p95 ≤ 300 ms",
                   percentile(got["labopen"], 95) <= 300)]
