@@ -20,7 +20,7 @@ import re
 
 from app import contract, render, settings as schema
 from app.i18n import text
-from app.plain_text import steps_text
+from app.plain_text import lab_views, steps_text
 from app.views.bars import render_bars
 from app.views import registry
 from app.views.html import esc
@@ -66,6 +66,9 @@ CLASS_STYLES = {
     "circuit": f"padding:6px 10px;border-left:4px solid {ACCENT};background:{PANEL}",
     "right": "color:#00735c", "wrong": "color:#b42318",
     "pos": f"font-size:0.75em;color:{MUTED};text-align:center",
+    # the block model's stream (app/labs/transformer/style.css)
+    "stage-bars": "width:12rem;height:2rem;display:block",
+    "bar-up": "fill:#005a9c", "bar-down": "fill:#b34700", "zero": f"stroke:{LINE}",
 }
 TAG_STYLES = {
     "th": f"padding:4px 8px;border-bottom:1px solid {LINE};text-align:left",
@@ -79,6 +82,8 @@ BOX = (f"background:#fff;color:{INK};font-family:system-ui,-apple-system,'Segoe 
 _START_TAG = re.compile(r"<([a-z][a-z0-9]*)((?:\s[^<>]*)?)>")
 _WORD_RADIO = re.compile(r'<input type="radio" name="word"[^<>]*>')
 _ROW_PICK = re.compile(r'<button type="button" class="row-pick"[^<>]*>([^<>]*)</button>')
+# (the translation's box and its example pairs: nothing to type or press in a notebook)
+_CROSS_FORM = re.compile(r'<div class="cross-(?:form|pairs)"[^<>]*>.*?</div>', re.S)
 
 
 def inline_styles(html):
@@ -112,8 +117,10 @@ class Exploration:
         self.state = contract.build_state(settings, tokens, record)
 
     def html(self):
-        """The sentence, the bars and the steps table (model mode: the letters, the induction
-        path, the predictions and the two named heads): inline styles, no script."""
+        """The sentence, the bars and the steps table, and with `target` the cross-attention's
+        alignment (model mode: the letters, the induction path, the predictions and the named
+        heads; the block model's stream, LayerNorm, FFN units and logit lens too): inline styles,
+        no script."""
         lang, row = self.settings.lang, self.row
         if self.settings.mode == "model":
             return f'<div lang="{lang}" style="{BOX}">{inline_styles(self.model_html())}</div>'
@@ -131,6 +138,7 @@ class Exploration:
                     + render_table(row, self.tokens, lang))
         else:
             body = f'<p class="prompt">{esc(text(lang, "pick_word"))}</p>'
+        body += _CROSS_FORM.sub("", lab_views(self.settings, self.tokens, self.record))
         return f'<div lang="{lang}" style="{BOX}">{inline_styles(sentence + body)}</div>'
 
     def model_html(self):
@@ -148,7 +156,7 @@ class Exploration:
         heads = _ROW_PICK.sub(r"\1", heads)  # (nothing to click in a notebook: the row's name)
         written = registry.model_texts(record, lang)  # (a lab's: the letters the model wrote)
         return (letters + written + views.render_notes(record, lang) + views.render_circuit(record, focus, lang)
-                + heads + views.render_predictions(record, focus, lang))
+                + lab_views(self.settings, self.tokens, record) + heads + views.render_predictions(record, focus, lang))
 
     def _repr_html_(self):
         return self.html()

@@ -125,6 +125,22 @@ def table_cells(html):
     return reader.tables[0].rows if reader.tables else []
 
 
+# The whole-Transformer lab's views the terminal and a notebook show too (app/labs/transformer/): the
+# block model's stream, LayerNorm, FFN units and logit lens in model mode, the translation's
+# cross-attention in sentence mode with a `target`.
+BLOCK_VIEWS = ("block-stream", "block-ln", "block-ffn", "block-lens")
+
+
+def lab_views(settings, tokens, record):
+    """The HTML of those of these views that apply, drawn as the page draws them ("": none)."""
+    if settings.mode == "model":
+        ids = BLOCK_VIEWS if record is not None and record.model.ln_f is not None else ()
+    else:
+        ids = ("cross",) if settings.target else ()
+    ctx = registry.Context(settings=settings, tokens=tokens, record=record, row=None, parts={}, interactive=False)
+    return "".join(registry.view(view_id).draw(ctx) for view_id in ids)
+
+
 def steps_text(settings, tokens, record):
     """The lines the terminal prints: the question, the formula, the steps table, the notes."""
     lang = settings.lang
@@ -138,12 +154,13 @@ def steps_text(settings, tokens, record):
     table = registry.row_draw("table", row) or render_table  # (a lab's table: the beyond lab's scores)
     lines += to_text(table(row, tokens, lang))
     note = "" if table is not render_table else render.explain(row, tokens, lang)
-    return lines + ([note] if note else [])
+    return lines + ([note] if note else []) + to_text(lab_views(settings, tokens, record))
 
 
 def model_text(settings, record):
     """Model mode's lines: what was left out, the checkpoint, the induction path from the
-    selected position, the prediction at each position, and the two named heads' tables."""
+    selected position (the block model's stream, LayerNorm, FFN units and lens), the prediction
+    at each position, and the named heads' tables."""
     from app import model
     from app.views import model as views
     lang = settings.lang
@@ -156,5 +173,5 @@ def model_text(settings, record):
              for layer, head in views.named_heads(record)]
     written = registry.model_texts(record, lang)  # (a lab's: the letters the model wrote)
     html = (views.render_notes(record, lang) + written + training + views.render_circuit(record, settings.focus, lang)
-            + views.render_predictions(record, settings.focus, lang) + "".join(heads))
+            + lab_views(settings, None, record) + views.render_predictions(record, settings.focus, lang) + "".join(heads))
     return [settings.sentence, ""] + to_text(html)

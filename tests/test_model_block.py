@@ -263,6 +263,23 @@ def test_the_command_line_reads_a_translation_and_runs_the_block_model():
     assert [c for c, _ in got["lens"][-1]] == [c for c, _ in got["top"][-1]]
 
 
+def test_the_terminal_prints_the_block_and_the_alignment():
+    """Without --json the terminal prints the block model's stream with numpy's ‖x‖ at each stage, and
+    with --target the alignment, a row for each word of the translation."""
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "app", "--mode", "model", "--arch", "block", "ilgattodorme",
+                          "--focus", "5", "--lang", "en"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert "The residual stream" in out and "LayerNorm, by hand" in out and "The logit lens" in out
+    for stage in ref.block_forward(weights(CONFIG["checkpoints"][-1]["step"]), ids_of("ilgattodorme"))[2]:
+        assert f"{np.linalg.norm(stage[5]):.3f}" in out
+    out = subprocess.run([sys.executable, "-m", "app", "Il gatto dorme", "--target", "The cat sleeps", "--focus", "1"],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] in (["The"], ["cat"], ["sleeps"])]
+    assert [r[0] for r in rows] == ["The", "cat", "sleeps"]
+    assert all(sum(int(v) for v in r[1:]) in (99, 100, 101) for r in rows)
+
+
 @pytest.mark.parametrize("arch", ("ssm", "hybrid", "block"))
 def test_the_explorer_in_model_mode_draws_every_arch(arch):
     """A link to model mode with another arch opens the explorer whole: its views drawn (the generation
@@ -280,3 +297,21 @@ def test_the_positions_line_gives_the_running_models_own_size():
     ours, pages = CONFIG["d_model"], ref.config()["d_model"]
     assert ours != pages
     assert f"{ours} numbers per position" in html and f"{pages} numbers per position" not in html
+
+
+def test_a_notebook_shows_the_block_and_a_translation_with_nothing_to_press():
+    """explore(arch="block") shows the stream, LayerNorm, FFN units and lens with numpy's ‖x‖ at each stage;
+    explore(target=…) shows the alignment; neither has a box or a button."""
+    from app.notebook import explore
+    x = explore("ilgattodorme", focus=5, mode="model", arch="block", lang="en")
+    html = x._repr_html_()
+    for view_id in ("block-stream", "block-ln", "block-ffn", "block-lens"):
+        assert f'id="view-{view_id}"' in html
+    stages = ref.block_forward(weights(CONFIG["checkpoints"][-1]["step"]), ids_of("ilgattodorme"))[2]
+    for stage in stages:
+        assert f"{np.linalg.norm(stage[5]):.3f}" in html
+    y = explore("Il gatto dorme", target="The cat sleeps", focus=1, lang="it")
+    html = y._repr_html_()
+    assert "cross-table" in html and "The" in html and "sleeps" in html
+    for doc in (x._repr_html_(), html):
+        assert "<input" not in doc and "<button" not in doc and "<script" not in doc

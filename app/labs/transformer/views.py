@@ -144,7 +144,7 @@ def bars(x, label):
     parts = ['<line class="zero" x1="0" y1="16" x2="192" y2="16"/>']
     for c, v in enumerate(x):
         h = 15 * abs(v) / top
-        parts.append(f'<rect class="{"pos" if v >= 0 else "neg"}" x="{c * w:.1f}" y="{16 - h if v >= 0 else 16:.1f}" '
+        parts.append(f'<rect class="{"bar-up" if v >= 0 else "bar-down"}" x="{c * w:.1f}" y="{16 - h if v >= 0 else 16:.1f}" '
                      f'width="{max(w - 1, 1):.1f}" height="{h:.1f}"/>')
     return f'<svg class="stage-bars" viewBox="0 0 192 32" role="img" aria-label="{esc(label)}">{"".join(parts)}</svg>'
 
