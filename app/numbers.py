@@ -19,6 +19,9 @@ DIGITS = {
     "loss": 2,  # the trained model's loss and in-context score on its curve: 3,21
     "axis": 1,  # the curve's axis ticks: 3,5
     "full": 6,  # a number as typed or shown whole (an editor's cell, a logit written out): 0,99751
+    # the numbers a hand check starts from (LayerNorm's mean, √(var + ε), x₀, γ, β): a digit more than
+    # the "value" it arrives at, so that working it from them lands on that value, or one unit off
+    "operand": 4,
 }
 MARKS = {"it": ",", "en": "."}  # the decimal mark of each language (the minus sign is always −)
 THOUSANDS = {"it": ".", "en": ","}  # the mark between groups of three digits of a whole number

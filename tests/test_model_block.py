@@ -149,7 +149,9 @@ def test_an_induction_head_is_named_only_where_one_formed():
 @pytest.mark.parametrize("lang", ("it", "en"))
 def test_the_layernorm_view_works_one_number_by_hand(lang):
     """Step 2 writes the mean, √(var + ε) and the first number's way through LN₁ as a student checks it:
-    (x₀ − mean)/√(var + ε), then × γ₀ + β₀, each number numpy's as the page writes it."""
+    (x₀ − mean)/√(var + ε), then × γ₀ + β₀, each number numpy's as the page writes it, the numbers
+    worked from with a digit more than the results; worked by hand from them, each result is the
+    page's or one unit of its last digit off."""
     _, html = started([("lang", lang), ("path", "transformer"), ("step", "2")], Lexicons())
     view = section(html, "block-ln")
     s = state("il gatto dorme sul divano il gatto dorme", None, lang)["model"]
@@ -158,8 +160,15 @@ def test_the_layernorm_view_works_one_number_by_hand(lang):
     u = ref.block_forward(w, ids_of(text))[2][0][len(text)]
     sd = math.sqrt(u.var() + 1e-5)
     g, b = w["layers"][0]["ln1_g"][0], w["layers"][0]["ln1_b"][0]
-    for value in (u.mean(), sd, u[0], (u[0] - u.mean()) / sd, g, b, (u[0] - u.mean()) / sd * g + b):
+    normed, y = (u[0] - u.mean()) / sd, (u[0] - u.mean()) / sd * g + b
+    for value in (u.mean(), sd, u[0], g, b):
+        assert shown(value, 4, lang) in view, (value, view)
+    for value in (normed, y):
         assert shown(value, 3, lang) in view, (value, view)
+    read = lambda value, digits: float(shown(value, digits, "en").replace("−", "-"))  # noqa: E731 (as written)
+    by_hand = (read(u[0], 4) - read(u.mean(), 4)) / read(sd, 4)
+    assert abs(by_hand - read(normed, 3)) <= 0.0015
+    assert abs(read(normed, 3) * read(g, 4) + read(b, 4) - read(y, 3)) <= 0.0015
     assert s["arch"] == "block"
 
 

@@ -12,6 +12,7 @@ import math
 
 from app import attention_fast, contract
 from app.i18n import num, percent, text
+from app.model import EPS
 from app.views import registry
 from app.views.heatmap import CELLS, whole_percent
 from app.views.html import esc
@@ -189,10 +190,11 @@ def draw_ln(ctx):
     layer = ctx.record.model.layers[0]
     g, b = layer["ln1_g"][0], layer["ln1_b"][0]
     x0 = block["stages"][0]["x"][0]
-    sd = math.sqrt(ln["var"] + 1e-5)
+    sd = math.sqrt(ln["var"] + EPS)
+    operand = lambda x: num(x, lang, "operand")  # noqa: E731 (what the student works from)
     body = (f'<h2>{t("block_ln_heading")}</h2>{at(ctx, i)}<p>{t("block_ln_text")}</p>'
-            f'<p class="ln-numbers">{t("block_ln_numbers", mean=num(ln["mean"], lang), var=num(ln["var"], lang), sd=num(sd, lang))}</p>'
-            f'<p class="ln-check">{t("block_ln_check", x=num(x0, lang), mean=num(ln["mean"], lang), sd=num(sd, lang), normed=num(ln["normed"][0], lang), g=num(g, lang), b=num(b, lang), y=num(ln["normed"][0] * g + b, lang))}</p>')
+            f'<p class="ln-numbers">{t("block_ln_numbers", mean=operand(ln["mean"]), var=operand(ln["var"]), sd=operand(sd))}</p>'
+            f'<p class="ln-check">{t("block_ln_check", x=operand(x0), mean=operand(ln["mean"]), sd=operand(sd), normed=num(ln["normed"][0], lang), g=operand(g), b=operand(b), y=num(ln["normed"][0] * g + b, lang))}</p>')
     return registry.section("block-ln", body, "block-section")
 
 
