@@ -40,14 +40,14 @@ def state(text, focus=None, lang="en"):
 
 
 def test_the_block_model_is_the_documented_shape():
-    """Two pre-norm blocks of 4 heads of 6 and an FFN of 4·24 units, LayerNorm's ε 1e-5, checkpoints kept
+    """Two pre-norm blocks of 4 heads of 5 and an FFN of 4·20 units, LayerNorm's ε 1e-5, checkpoints kept
     at the page's model's steps."""
     assert CONFIG["arch"] == "block" and CONFIG["layers"] == ["block", "block"]
     assert CONFIG["d_ff"] == 4 * CONFIG["d_model"] and CONFIG["eps"] == 1e-5
     assert [c["step"] for c in CONFIG["checkpoints"]] == [c["step"] for c in ref.config()["checkpoints"]]
     w = weights(CONFIG["checkpoints"][-1]["step"])
-    assert w["layers"][0]["w_1"].shape == (24, 96) and w["layers"][0]["w_2"].shape == (96, 24)
-    assert w["layers"][0]["w_q"].shape == (4, 24, 6)
+    assert w["layers"][0]["w_1"].shape == (20, 80) and w["layers"][0]["w_2"].shape == (80, 20)
+    assert w["layers"][0]["w_q"].shape == (4, 20, 5)
 
 
 @pytest.mark.parametrize("step", three_steps())

@@ -937,10 +937,11 @@ TOP_UNITS = 3  # the FFN units of a layer the page shows for a position (those t
 # about 1/30 there; the page's model's puts 0.96, the hybrid's 0.83); else the page says none formed.
 INDUCTION_FORMED = 0.2
 
-# d_model 24 (4 heads of 6, 96 FFN units): its forward pass at 40 letters within the budget of a
+# d_model 20 (4 heads of 5, 80 FFN units): its forward pass at 40 letters within the budget of a
 # setting's change (docs/performance.md); at 32 an induction head was forming (0.25 at step 3,000) but
-# the page's pass took 138 ms (p95); at 24 none forms in 3,000 steps, with any recipe tried (docs/model.md)
-BLOCK = dict(SETTINGS, arch="block", d_model=24, d_head=6, d_ff=4 * 24,
+# the page's pass took 138 ms (p95), at 24 74-110 ms; at 24 and below none forms in 3,000 steps, with
+# any recipe tried (docs/model.md)
+BLOCK = dict(SETTINGS, arch="block", d_model=20, d_head=5, d_ff=4 * 20,
              data={"kind": "words",        # (see make_words)
                    "letters": 63,
                    "segment_words": [2, 4],  # a piece of 2..4 words comes back,
