@@ -772,8 +772,6 @@ def write_copy(out, say=print):
 def write_arch_fixture(out, path):
     """PyTorch's float64 forward of each `arch` model on three of its checkpoints (the first, the
     middle one kept, the last), on the fixture's letters: tests/data/model_arch_torch.json."""
-    if path is None:
-        return
     cases = []
     for arch in ARCHS:
         config, checkpoints = load_exported(out / arch)
@@ -1218,8 +1216,6 @@ def block_torch_case(config, checkpoint, letters):
 
 def write_block_fixture(out, path):
     """PyTorch's float64 forward of the block model on three checkpoints: tests/data/model_block_torch.json."""
-    if path is None:
-        return
     config, checkpoints = load_exported(out / "block")
     kept = [c["step"] for c in config["checkpoints"]]
     texts = ["ilgattodorme", "lacasalacasa", "".join(make_words(random.Random(5), dict(BLOCK["data"], letters=39)))]
