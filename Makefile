@@ -19,7 +19,7 @@ test: setup
 	$(PY) -m tools.webkit
 	$(PY) -m tools.firefox
 	$(PY) -m tools.hosts
-	$(PY) -m pytest $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile)
+	$(PY) -m pytest $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder)
 
 # The CPython tests only (no browser); sets up what they read (vendor/, node_modules/, .venv).
 unit: setup

@@ -37,13 +37,38 @@ def base_url():
         yield url
 
 
-# The folders whose files take longest, collected first: `make test`'s processes take whole files in
-# turn (pytest-xdist, --dist loadfile), and a long file taken last runs alone while the other process
-# has nothing left to do (WebKit's and Firefox's walks, collected last by name, did so).
-FIRST = ("webkit", "firefox")
+# The files that take longest, collected first, longest first (their time in `make test`, two
+# processes, docs/performance.md): `make test`'s processes take whole files in turn (pytest-xdist,
+# --dist loadfile, with --no-loadscope-reorder: xdist's own order puts the files of fewest tests
+# last, and those are the long walks), and a long file taken last runs alone while the other
+# process has nothing left to do. Then the other browser files, then the CPython ones (seconds
+# each: they fill the end). A new file of a minute or more belongs in this list.
+LONGEST = (
+    "e2e/student/test_every_path_history_focus.py",  # 121 s
+    "e2e/views/test_every_path.py",                  # 87 s
+    "e2e/start/test_deploy.py",                      # 87 s
+    "e2e/student/test_access.py",                    # 68 s
+    "e2e/views/test_formula.py",                     # 63 s
+    "webkit/test_paths.py",                          # 59 s
+    "e2e/student/test_clicks.py",                    # 55 s
+    "labs/position/e2e/test_position.py",            # 53 s
+    "e2e/views/test_path.py",                        # 51 s
+    "e2e/start/test_cross_site.py",                  # 50 s
+    "e2e/start/test_scorm.py",                       # 50 s
+    "e2e/start/test_hosts.py",                       # 46 s
+    "e2e/views/test_heads.py",                       # 44 s
+    "e2e/start/test_early.py",                       # 40 s
+)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
-    """The other engines' tests first, the rest in their order."""
-    items.sort(key=lambda item: Path(str(item.fspath)).resolve().relative_to(ROOT / "tests").parts[0] not in FIRST)
+    """The longest files first (LONGEST), then the other browser files, then the CPython ones;
+    each file's tests together and in their order."""
+    files = {}
+    for item in items:
+        name = Path(str(item.fspath)).resolve().relative_to(ROOT / "tests").as_posix()
+        rank = LONGEST.index(name) if name in LONGEST else len(LONGEST)
+        browser = item.get_closest_marker("browser") is not None
+        files[name] = min(files.get(name, (rank, 1)), (rank, 0 if browser else 1))
+    items.sort(key=lambda item: files[Path(str(item.fspath)).resolve().relative_to(ROOT / "tests").as_posix()])

@@ -35,7 +35,7 @@ READY_TIMEOUT = 90_000  # ms: Pyodide starts in ~3-5 s here, far more on a busy 
 # Waits in a widget's frame of another site look every FRAME_POLL_MS, not at each animation
 # frame (Playwright's default): Chromium gives such a frame no animation frames while it is off
 # screen, so a wait there never looked again once a widget above pushed it out of view.
-FRAME_POLL_MS = 100
+FRAME_POLL_MS = 25
 
 
 def pytest_collection_modifyitems(items):

@@ -266,5 +266,5 @@ def wait_for(client, script, seconds=READY_S):
         value = run(client, script)
         if value:
             return value
-        time.sleep(0.2)
+        time.sleep(0.05)
     raise AssertionError(f"still false after {seconds} s: {script}")

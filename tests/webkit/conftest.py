@@ -71,7 +71,7 @@ def wait_for(driver, script, seconds=READY_S):
         value = driver.execute_script(f"return {script}")
         if value:
             return value
-        time.sleep(0.2)
+        time.sleep(0.05)
     raise AssertionError(f"still false after {seconds} s: {script}; the page: {driver.execute_script(LOOK)}")
 
 

@@ -34,7 +34,7 @@ SETTLED = "!document.querySelector('#app[data-answering], #analysis [aria-busy]'
 
 def settled(page):
     """Wait until the engine has answered everything sent so far and the row views are drawn."""
-    page.wait_for_function(SETTLED, timeout=READY_TIMEOUT, polling=FRAME_POLL_MS)
+    page.wait_for_function(SETTLED, timeout=READY_TIMEOUT)
 
 
 # -- history -------------------------------------------------------------------------------
