@@ -283,9 +283,10 @@ def wait_state(page, predicate_js, timeout=10_000):
     """Wait until the engine has answered every event so far (static/page.js: #app[data-answering]),
     the state JSON satisfies a JS predicate on `s`, and the row views left for when the browser is
     idle (off screen: app/row_parts.py) are drawn."""
+    # (the state, up to ~140 kB of JSON on a model's step, is parsed only once nothing is pending)
     page.wait_for_function(
-        f"(() => {{ const s = JSON.parse(document.getElementById('attention-state').textContent); "
-        f"return ({predicate_js}) && !document.querySelector('#app[data-answering], #analysis [aria-busy]'); }})()",
+        f"(() => {{ if (document.querySelector('#app[data-answering], #analysis [aria-busy]')) return false; "
+        f"const s = JSON.parse(document.getElementById('attention-state').textContent); return ({predicate_js}); }})()",
         timeout=timeout)
     return get_state(page)
 
