@@ -36,6 +36,9 @@ READY_TIMEOUT = 90_000  # ms: Pyodide starts in ~3-5 s here, far more on a busy 
 # frame (Playwright's default): Chromium gives such a frame no animation frames while it is off
 # screen, so a wait there never looked again once a widget above pushed it out of view.
 FRAME_POLL_MS = 25
+# Something the page has still to do: an event the engine has not answered (static/page.js), or a
+# row view left for when the browser is idle (app/row_parts.py).
+PENDING = "#app[data-answering], #analysis [aria-busy]"
 
 
 def pytest_collection_modifyitems(items):
@@ -285,7 +288,7 @@ def wait_state(page, predicate_js, timeout=10_000):
     idle (off screen: app/row_parts.py) are drawn."""
     # (the state, up to ~140 kB of JSON on a model's step, is parsed only once nothing is pending)
     page.wait_for_function(
-        f"(() => {{ if (document.querySelector('#app[data-answering], #analysis [aria-busy]')) return false; "
+        f"(() => {{ if (document.querySelector('{PENDING}')) return false; "
         f"const s = JSON.parse(document.getElementById('attention-state').textContent); return ({predicate_js}); }})()",
         timeout=timeout)
     return get_state(page)
@@ -504,7 +507,7 @@ def settle(page, frame, sent, step):
     page.wait_for_function(f"window.got.filter(m => m.type === 'attention:state').length > {sent}")
     frame.wait_for_function(
         f"""(() => {{ const s = JSON.parse(document.getElementById('attention-state').textContent);
-        return s.step === {step} && !document.querySelector('#app[data-answering], #analysis [aria-busy]'); }})()""",
+        return s.step === {step} && !document.querySelector('{PENDING}'); }})()""",
         polling=FRAME_POLL_MS, timeout=30_000)
 
 

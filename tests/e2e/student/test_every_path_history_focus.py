@@ -14,7 +14,7 @@ import pytest
 
 from app import render  # noqa: F401 (every view and path declared)
 from app.views import registry
-from tests.e2e.conftest import (FRAME_POLL_MS, READY_TIMEOUT, host_site, new_context, open_page, wait_ready,
+from tests.e2e.conftest import (FRAME_POLL_MS, PENDING, READY_TIMEOUT, host_site, new_context, open_page, wait_ready,
                                 wait_state)
 
 # {path id: its steps}, read from the registry at collection: a path declared tomorrow is walked too.
@@ -29,7 +29,7 @@ MOVES_FOCUS = {
     ("cost", 6, "#flash-all"): "all blocks reached disables it: the focus goes to the previous block's button",
 }
 
-SETTLED = "!document.querySelector('#app[data-answering], #analysis [aria-busy]')"
+SETTLED = f"!document.querySelector('{PENDING}')"
 
 
 def settled(page):

@@ -20,7 +20,7 @@ from app import settings as schema
 from app.i18n import text
 from app.lexicon import Lexicons
 from app.views import registry
-from tests.e2e.conftest import FRAME_POLL_MS, READY_TIMEOUT, axe_violations, open_host, post, settle, told
+from tests.e2e.conftest import FRAME_POLL_MS, PENDING, READY_TIMEOUT, axe_violations, open_host, post, settle, told
 from tests.path_reference import another_value, fresh_message, step_link
 
 # (path id, step number, the step) of every registered path
@@ -118,7 +118,7 @@ def at_each_width(page, frame, lang, where, tally, axe=False):
         page.evaluate(f"document.querySelector('iframe').width = {width}")
         frame.wait_for_function(f"document.documentElement.clientWidth <= {width}", polling=FRAME_POLL_MS,
                                 timeout=READY_TIMEOUT)  # (a busy machine: the frame's layout waits its turn)
-        frame.wait_for_function("!document.querySelector('#app[data-answering], #analysis [aria-busy]')",
+        frame.wait_for_function(f"!document.querySelector('{PENDING}')",
                                 polling=FRAME_POLL_MS, timeout=READY_TIMEOUT)
         check_screen(frame, lang, f"{where}, {width} px", tally)
         if axe:
