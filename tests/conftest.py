@@ -65,10 +65,7 @@ LONGEST = (
 def pytest_collection_modifyitems(items):
     """The longest files first (LONGEST), then the other browser files, then the CPython ones;
     each file's tests together and in their order."""
-    files = {}
-    for item in items:
-        name = Path(str(item.fspath)).resolve().relative_to(ROOT / "tests").as_posix()
-        rank = LONGEST.index(name) if name in LONGEST else len(LONGEST)
-        browser = item.get_closest_marker("browser") is not None
-        files[name] = min(files.get(name, (rank, 1)), (rank, 0 if browser else 1))
-    items.sort(key=lambda item: files[Path(str(item.fspath)).resolve().relative_to(ROOT / "tests").as_posix()])
+    names = [Path(str(item.fspath)).resolve().relative_to(ROOT / "tests").as_posix() for item in items]
+    browser = {name for name, item in zip(names, items) if item.get_closest_marker("browser")}
+    rank = {name: (LONGEST.index(name) if name in LONGEST else len(LONGEST), name not in browser) for name in names}
+    items[:] = [item for _, item in sorted(zip(names, items), key=lambda pair: rank[pair[0]])]
